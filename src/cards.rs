@@ -1,0 +1,88 @@
+//! Cards as plain `u8` numbers, exactly as SPEC §2 numbers them.
+//!
+//! A card `n` in `0..52` has rank `n / 4 + 1` (Ace = 1 … King = 13) and suit
+//! `n % 4`: 0 clubs, 1 spades, 2 hearts, 3 diamonds. Keeping the card a bare
+//! byte keeps the search state small; the helpers below are the only place
+//! that knows the numbering.
+
+use std::fmt;
+
+/// A card, `0..52` (SPEC §2).
+pub type Card = u8;
+
+/// Number of cards in the pack.
+pub const CARDS: usize = 52;
+/// Number of suits, and of foundation piles.
+pub const SUITS: usize = 4;
+/// Highest rank (King).
+pub const KING: u8 = 13;
+
+/// Rank of a card: 1 (Ace) to 13 (King).
+#[inline]
+pub const fn rank(card: Card) -> u8 {
+    card / 4 + 1
+}
+
+/// Suit of a card: 0 clubs, 1 spades, 2 hearts, 3 diamonds.
+#[inline]
+pub const fn suit(card: Card) -> u8 {
+    card % 4
+}
+
+/// Hearts and diamonds (suits 2 and 3) are red; clubs and spades black.
+#[inline]
+pub const fn is_red(card: Card) -> bool {
+    suit(card) >= 2
+}
+
+/// The card of rank `rank` (1..=13) in suit `suit`.
+#[inline]
+pub const fn card_of(rank: u8, suit: u8) -> Card {
+    (rank - 1) * 4 + suit
+}
+
+const RANK_NAMES: [&str; 13] = [
+    "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
+];
+const SUIT_SYMBOLS: [char; 4] = ['♣', '♠', '♥', '♦'];
+
+/// Shows a card the way a player names it (`9♠`, `K♦`), for messages and
+/// for the printed deal. Solution files only ever hold the number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Name(pub Card);
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = format!(
+            "{}{}",
+            RANK_NAMES[rank(self.0) as usize - 1],
+            SUIT_SYMBOLS[suit(self.0) as usize]
+        );
+        f.pad(&name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbering_follows_the_spec() {
+        assert_eq!((rank(0), suit(0)), (1, 0)); // ace of clubs
+        assert_eq!((rank(50), suit(50)), (13, 2)); // king of hearts
+        assert_eq!((rank(51), suit(51)), (13, 3)); // king of diamonds
+        assert!(!is_red(0) && !is_red(1) && is_red(2) && is_red(3));
+        for c in 0..52u8 {
+            assert_eq!(card_of(rank(c), suit(c)), c);
+        }
+    }
+
+    #[test]
+    fn names_read_like_a_player_says_them() {
+        assert_eq!(Name(0).to_string(), "A♣");
+        assert_eq!(Name(33).to_string(), "9♠");
+        assert_eq!(Name(38).to_string(), "10♥");
+        assert_eq!(Name(51).to_string(), "K♦");
+        assert_eq!(format!("{:>4}", Name(33)), "  9♠");
+    }
+}

@@ -1,0 +1,116 @@
+//! Replaying a solution file (SPEC §6–7): `SUCCES`, or `ECHEC k` with the
+//! first line `k` that fails, and a sentence saying why.
+
+use crate::cards::Name;
+use crate::deal::Deal;
+use crate::solution::Line;
+use crate::state::{Dest, Move, State};
+
+/// The outcome of a replay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every move legal and the last position won.
+    Won { moves: usize },
+    /// Line `line` (from 1) is the first that fails: an illegal move, or the
+    /// line after the last when the game is not won. `why` says what.
+    Failed { line: usize, why: String },
+}
+
+/// Replays `lines` from the deal's normalized initial position.
+pub fn replay(deal: &Deal, lines: &[Line]) -> Verdict {
+    let mut state = State::new(deal);
+    for (i, line) in lines.iter().enumerate() {
+        let failed = |why: String| Verdict::Failed {
+            line: i + 1,
+            why: format!("move {} ({}): {why}", i + 1, shown(line)),
+        };
+        match line {
+            Err(why) => return failed(why.clone()),
+            Ok(mv) => {
+                if let Err(illegal) = state.try_apply(*mv) {
+                    return failed(format!("{}: {illegal}", describe(*mv)));
+                }
+            }
+        }
+    }
+    if state.is_won() {
+        Verdict::Won { moves: lines.len() }
+    } else {
+        Verdict::Failed {
+            line: lines.len() + 1,
+            why: format!(
+                "after {} moves: {} cards on the foundation, not won",
+                lines.len(),
+                state.score()
+            ),
+        }
+    }
+}
+
+/// Replays moves known to be well formed (the search's self-check).
+pub fn replay_moves(deal: &Deal, moves: &[Move]) -> Verdict {
+    let lines: Vec<Line> = moves.iter().copied().map(Ok).collect();
+    replay(deal, &lines)
+}
+
+fn shown(line: &Line) -> String {
+    match line {
+        Ok(mv) => mv.to_string(),
+        Err(_) => "malformed".to_string(),
+    }
+}
+
+/// The move in card names: `9♠ onto 10♥`, `9♠ to an empty column`.
+fn describe(mv: Move) -> String {
+    match mv.dest {
+        Dest::Card(onto) => format!("{} onto {}", Name(mv.card), Name(onto)),
+        Dest::EmptyColumn => format!("{} to an empty column", Name(mv.card)),
+        Dest::Register => format!("{} to a register", Name(mv.card)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{GameId, find};
+    use crate::solution::parse;
+
+    fn deal(game: &str, seed: u32) -> Deal {
+        Deal::new(GameId {
+            rules: find(game).unwrap(),
+            seed,
+        })
+    }
+
+    #[test]
+    fn nothing_played_is_not_won() {
+        let v = replay(&deal("fc", 123), &parse(b""));
+        assert!(matches!(v, Verdict::Failed { line: 1, .. }), "{v:?}");
+    }
+
+    #[test]
+    fn the_first_bad_line_is_named() {
+        // FreeCell 123: 9♠ (33) is the first column's top; a free cell is legal.
+        let v = replay(&deal("fc", 123), &parse(b"33 T\n33 T\n"));
+        match v {
+            Verdict::Failed { line, why } => {
+                assert_eq!(line, 2);
+                assert!(why.contains("already in a register"), "{why}");
+            }
+            v => panic!("{v:?}"),
+        }
+        let v = replay(&deal("fc", 123), &parse(b"33 T\nx\n"));
+        assert!(matches!(v, Verdict::Failed { line: 2, .. }));
+    }
+
+    #[test]
+    fn a_game_without_registers_refuses_t() {
+        let d = deal("bd", 1);
+        let top = *State::new(&d).columns()[0].last().unwrap();
+        let v = replay(&d, &parse(format!("{top} T\n").as_bytes()));
+        match v {
+            Verdict::Failed { line: 1, why } => assert!(why.contains("no registers"), "{why}"),
+            v => panic!("{v:?}"),
+        }
+    }
+}

@@ -1,0 +1,259 @@
+//! The command line: `xpat-solver RULE.SEED [-check FILE | -search FILE]`.
+//!
+//! Parsing, and mapping every outcome onto the exit protocol of SPEC §7:
+//! the last stdout line is the verdict word, exit 0/1/2 carry it, and every
+//! usage or file error is one line on stderr with exit 3 (never 2, which
+//! test scripts read as INSOLUBLE).
+
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use clap::Parser;
+
+use crate::check::{self, Verdict};
+use crate::deal::Deal;
+use crate::rules::GameId;
+use crate::search::{self, Limits, Outcome, Stats};
+use crate::solution;
+use crate::state::State;
+
+/// Exit code for bad arguments and unreadable or unwritable files.
+pub const EXIT_USAGE: u8 = 3;
+
+const EXAMPLES: &str = "\
+Games (long name or alias): FreeCell (fc), Seahaven (st), MidnightOil (mo),
+BakersDozen (bd). Seeds run from 1 to 999999999, as in xpat2.
+
+Examples:
+  xpat-solver FreeCell.123456                 show the deal, normalized
+  xpat-solver fc.123456 -search out.sol       solve it, write the moves to out.sol
+  xpat-solver fc.123456 -check out.sol        replay a solution file
+  xpat-solver st.35 -search st35.sol --timeout 10
+
+Last line on stdout, and exit code:
+  -check   SUCCES (0), ECHEC k (1): move k illegal, or not won after k-1 moves
+  -search  SUCCES (0): solution written; ECHEC (1): a limit stopped the search;
+           INSOLUBLE (2): the whole space was searched, no solution exists
+  any      3: bad arguments or a file that cannot be read or written
+
+A solution file has one move per line: CARD DEST, where CARD is 0..51
+(rank = CARD/4 + 1, suit = CARD%4: 0 clubs, 1 spades, 2 hearts, 3 diamonds)
+and DEST is the card it goes onto, V (an empty column) or T (a free cell).";
+
+/// Solves and checks the card solitaires of xpat2, dealt exactly as xpat2
+/// deals them.
+#[derive(Parser, Debug)]
+#[command(name = "xpat-solver", version, about, after_help = EXAMPLES)]
+pub struct Args {
+    /// The deal: RULE.SEED, e.g. FreeCell.123456 or fc.123456
+    #[arg(value_name = "RULE.SEED", value_parser = parse_game)]
+    pub game: GameId,
+
+    /// Replay the solution in FILE; last line SUCCES or ECHEC k
+    #[arg(long, value_name = "FILE", conflicts_with = "search")]
+    pub check: Option<PathBuf>,
+
+    /// Search for a solution and write it to FILE; last line SUCCES, ECHEC or INSOLUBLE
+    #[arg(long, value_name = "FILE")]
+    pub search: Option<PathBuf>,
+
+    /// Give up (ECHEC) after storing this many positions
+    #[arg(long, value_name = "N", default_value_t = crate::search::DEFAULT_MAX_STATES, requires = "search")]
+    pub max_states: u64,
+
+    /// Give up (ECHEC) after this many seconds
+    #[arg(long, value_name = "SECONDS", requires = "search")]
+    pub timeout: Option<f64>,
+
+    /// Forget positions D or more cards behind the best score seen (the
+    /// course's forgetting distance); the search is then never a proof
+    #[arg(long, value_name = "D", requires = "search")]
+    pub diff: Option<u8>,
+}
+
+fn parse_game(text: &str) -> Result<GameId, String> {
+    text.parse()
+}
+
+/// Test scripts write long options with one dash (`-check`, `-search`):
+/// turn `-word` into `--word` before clap sees it. Single-letter flags
+/// (`-h`, `-V`) are left alone.
+fn normalize_dashes(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    args.into_iter()
+        .map(|arg| match arg.to_str() {
+            Some(s)
+                if s.len() > 2
+                    && s.starts_with('-')
+                    && !s.starts_with("--")
+                    && s.as_bytes()[1].is_ascii_lowercase()
+                    && s[1..]
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') =>
+            {
+                OsString::from(format!("-{s}"))
+            }
+            _ => arg,
+        })
+        .collect()
+}
+
+/// Parses the command line; `Err` carries the exit code after clap printed
+/// help, the version (0) or a usage error (3).
+pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, u8> {
+    Args::try_parse_from(normalize_dashes(args)).map_err(|e| {
+        let _ = e.print();
+        if e.use_stderr() { EXIT_USAGE } else { 0 }
+    })
+}
+
+/// Runs the parsed command; returns the exit code of SPEC §7.
+pub fn run(args: Args) -> u8 {
+    let deal = Deal::new(args.game);
+    let result = if let Some(file) = &args.check {
+        run_check(&deal, file)
+    } else if let Some(file) = &args.search {
+        run_search(&deal, file, &args)
+    } else {
+        print!("{}\n{}", args.game, State::new(&deal));
+        Ok(0)
+    };
+    result.unwrap_or_else(|e| {
+        eprintln!("xpat-solver: {e:#}");
+        EXIT_USAGE
+    })
+}
+
+fn run_check(deal: &Deal, file: &Path) -> Result<u8> {
+    let bytes = std::fs::read(file)
+        .with_context(|| format!("cannot read solution file '{}'", file.display()))?;
+    match check::replay(deal, &solution::parse(&bytes)) {
+        Verdict::Won { moves } => {
+            println!("{} won in {moves} moves", deal.id);
+            println!("SUCCES");
+            Ok(0)
+        }
+        Verdict::Failed { line, why } => {
+            println!("{why}");
+            println!("ECHEC {line}");
+            Ok(1)
+        }
+    }
+}
+
+fn run_search(deal: &Deal, file: &Path, args: &Args) -> Result<u8> {
+    let timeout = match args.timeout {
+        None => None,
+        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
+        Some(t) => bail!("--timeout {t}: expected a positive number of seconds"),
+    };
+    // Refuse an unwritable destination before searching, not after.
+    let dir = match file.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        bail!(
+            "cannot write '{}': no directory '{}'",
+            file.display(),
+            dir.display()
+        );
+    }
+    if file.is_dir() {
+        bail!("cannot write '{}': it is a directory", file.display());
+    }
+    let limits = Limits {
+        max_states: args.max_states,
+        timeout,
+        diff: args.diff,
+    };
+    let mut show = |s: &Stats| {
+        let secs = s.elapsed.as_secs_f64().max(1e-9);
+        eprint!(
+            "\r{} stored, {} expanded, frontier {}, best {}/52, {:.2} M/s, {} MB   ",
+            s.stored,
+            s.expanded,
+            s.frontier,
+            s.best_score,
+            s.expanded as f64 / secs / 1e6,
+            search::current_memory().unwrap_or(0) >> 20
+        );
+    };
+    let terminal = std::io::stderr().is_terminal();
+    let report = search::search(deal, &limits, terminal.then_some(&mut show as _));
+    if terminal {
+        eprint!("\r{:78}\r", "");
+    }
+    let s = &report.stats;
+    let peak = search::peak_memory().unwrap_or(0);
+    let summary = format!(
+        "{}: {} positions stored, {} expanded, {:.3} s, peak memory {} MB ({} B/position)",
+        deal.id,
+        s.stored,
+        s.expanded,
+        s.elapsed.as_secs_f64(),
+        peak >> 20,
+        peak / s.stored.max(1)
+    );
+    match report.outcome {
+        Outcome::Solved(moves) => {
+            if let Verdict::Failed { why, .. } = check::replay_moves(deal, &moves) {
+                bail!(
+                    "internal error: the solution found does not replay ({why}); nothing written"
+                );
+            }
+            solution::write_atomically(file, solution::format(&moves).as_bytes())?;
+            println!(
+                "{summary}, {} moves written to {}",
+                moves.len(),
+                file.display()
+            );
+            println!("SUCCES");
+            Ok(0)
+        }
+        Outcome::Insoluble => {
+            println!("{summary}: every reachable position searched");
+            if !deal.id.rules.forced_foundation_is_exact() {
+                println!(
+                    "proof holds with forced foundation moves (every playable card goes up at once)"
+                );
+            }
+            println!("INSOLUBLE");
+            Ok(2)
+        }
+        Outcome::GaveUp(why) => {
+            println!("{summary}: gave up, {why}; nothing written");
+            println!("ECHEC");
+            Ok(1)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(line: &str) -> Result<Args, clap::Error> {
+        Args::try_parse_from(normalize_dashes(line.split(' ').map(OsString::from)))
+    }
+
+    #[test]
+    fn one_and_two_dash_modes() {
+        let a = args("x fc.7 -check a.sol").unwrap();
+        assert_eq!(a.check, Some(PathBuf::from("a.sol")));
+        let a = args("x FreeCell.7 --search b.sol --max-states 10").unwrap();
+        assert_eq!((a.search, a.max_states), (Some(PathBuf::from("b.sol")), 10));
+        let a = args("x st.7 -search b.sol -timeout 2.5").unwrap();
+        assert_eq!(a.timeout, Some(2.5));
+    }
+
+    #[test]
+    fn refuses_bad_combinations() {
+        assert!(args("x fc.7 -check a -search b").is_err());
+        assert!(args("x fc.7 --max-states 5").is_err());
+        assert!(args("x fc.0").is_err());
+        assert!(args("x").is_err());
+    }
+}

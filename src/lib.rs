@@ -1,0 +1,19 @@
+//! xpat-solver: the card solitaires of xpat2 (FreeCell, Seahaven, Midnight
+//! Oil, Baker's Dozen), dealt exactly as xpat2 deals them, checked and
+//! solved. `../shared/SPEC.md` is the contract; each of its sections has
+//! one home here:
+//!
+//! - §1 names, §4 deal shapes, §5 building rules: [`rules`], [`deal`]
+//! - §2 cards: [`cards`]; §3 the shuffle: [`shuffle`]
+//! - §5 moves and normalization, §8 dead runs: [`state`]
+//! - §6 solution files: [`solution`]; §7 verdicts: [`check`]
+
+pub mod cards;
+pub mod check;
+pub mod cli;
+pub mod deal;
+pub mod rules;
+pub mod search;
+pub mod shuffle;
+pub mod solution;
+pub mod state;

@@ -1,0 +1,506 @@
+//! `-search`: a best-first search over a visited set of positions, with
+//! positions grouped in buckets by score (cards on the foundation), the
+//! highest score expanded first.
+//!
+//! Memory is the limit of an exhaustive search, so everything stored is
+//! small: a position is its 20-byte [`Key`] plus the index of the position
+//! it came from (24 bytes in all), the visited set is a table of `u32`
+//! indices into that store, and the frontier holds indices too. A position
+//! is rebuilt from its key when it is expanded; moves are found again by
+//! comparing keys when the path is rebuilt at the end.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use crate::cards::{CARDS, Card, SUITS, card_of, rank, suit};
+use crate::deal::Deal;
+use crate::rules::Rules;
+use crate::state::{FLOOR, Key, Move, REGISTER, State};
+
+/// Default `--max-states`: about 2 GB at the ~40 bytes each stored
+/// position costs at peak, well under the 4 GB a 24 GB machine can spare.
+pub const DEFAULT_MAX_STATES: u64 = 50_000_000;
+
+/// What may stop a search before it is exhaustive.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Stop once this many positions are stored.
+    pub max_states: u64,
+    /// Stop after this long.
+    pub timeout: Option<Duration>,
+    /// Forget positions this many cards or more behind the best score seen.
+    pub diff: Option<u8>,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_states: DEFAULT_MAX_STATES,
+            timeout: None,
+            diff: None,
+        }
+    }
+}
+
+/// How a search ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A solution: the moves from the deal to the won position.
+    Solved(Vec<Move>),
+    /// Every reachable position was expanded: no solution exists (with
+    /// forced foundation moves; see [`Rules::forced_foundation_is_exact`]).
+    Insoluble,
+    /// A limit or a cut stopped the search; nothing is proven.
+    GaveUp(&'static str),
+}
+
+/// Figures of a search, for the summary line, progress and benchmarks.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Positions stored in the visited set.
+    pub stored: u64,
+    /// Positions expanded (taken from the frontier, moves generated).
+    pub expanded: u64,
+    /// Positions waiting in the frontier.
+    pub frontier: u64,
+    /// Best score seen.
+    pub best_score: u8,
+    pub elapsed: Duration,
+}
+
+/// The result of [`search`].
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub outcome: Outcome,
+    pub stats: Stats,
+}
+
+/// One stored position: its key and the index of its parent. Packed to 24
+/// bytes; the last key word only ever uses 30 bits.
+#[derive(Clone, Copy)]
+#[repr(C, packed(4))]
+struct Entry {
+    key0: u64,
+    key1: u64,
+    key2: u32,
+    parent: u32,
+}
+
+impl Entry {
+    fn key(&self) -> Key {
+        Key([self.key0, self.key1, self.key2 as u64])
+    }
+}
+
+const NO_PARENT: u32 = u32::MAX;
+
+#[inline]
+fn hash(key: &Key) -> u64 {
+    // One multiply-rotate round per word (the FxHash step), finished by a
+    // multiply so that the table's high bits see every input bit.
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let mut h = 0u64;
+    for w in key.0 {
+        h = (h.rotate_left(26) ^ w).wrapping_mul(K);
+    }
+    h ^ (h >> 29)
+}
+
+/// The visited set: every position stored once, in insertion order, with
+/// an open-addressing table of indices for look-ups. No per-position heap
+/// box; the table grows by doubling while under 70% full.
+struct Visited {
+    entries: Vec<Entry>,
+    /// `index + 1` into `entries`, 0 for an empty slot. Length is a power of 2.
+    table: Vec<u32>,
+}
+
+impl Visited {
+    fn new() -> Visited {
+        Visited {
+            entries: Vec::new(),
+            table: vec![0; 1 << 12],
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Stores `key` unless already there; returns its new index if new.
+    #[inline]
+    fn insert(&mut self, key: Key, parent: u32) -> Option<u32> {
+        if (self.entries.len() + 1) * 10 > self.table.len() * 7 {
+            self.grow();
+        }
+        let mask = self.table.len() - 1;
+        let mut slot = (hash(&key) >> 20) as usize & mask;
+        loop {
+            let at = self.table[slot];
+            if at == 0 {
+                let index = self.entries.len() as u32;
+                self.entries.push(Entry {
+                    key0: key.0[0],
+                    key1: key.0[1],
+                    key2: key.0[2] as u32,
+                    parent,
+                });
+                self.table[slot] = index + 1;
+                return Some(index);
+            }
+            if self.entries[at as usize - 1].key() == key {
+                return None;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let size = self.table.len() * 2;
+        let mask = size - 1;
+        self.table = vec![0; size];
+        for (i, entry) in self.entries.iter().enumerate() {
+            let mut slot = (hash(&entry.key()) >> 20) as usize & mask;
+            while self.table[slot] != 0 {
+                slot = (slot + 1) & mask;
+            }
+            self.table[slot] = i as u32 + 1;
+        }
+    }
+
+    fn key(&self, index: u32) -> Key {
+        self.entries[index as usize].key()
+    }
+
+    fn parent(&self, index: u32) -> u32 {
+        self.entries[index as usize].parent
+    }
+}
+
+/// Highest tie-break value kept apart inside a score bucket.
+const MAX_RANK: usize = 63;
+
+/// The frontier: one bucket per score, and inside it one FIFO queue per
+/// tie-break value (lower first). FIFO inside a bucket gives shorter
+/// solutions than LIFO (SEARCH-NOTES), for a few more expansions.
+struct Frontier {
+    queues: Vec<VecDeque<u32>>,
+    /// Waiting positions per score.
+    count: [u32; CARDS + 1],
+    len: u64,
+    /// No waiting position has a higher score.
+    best: usize,
+}
+
+impl Frontier {
+    fn new() -> Frontier {
+        Frontier {
+            queues: (0..(CARDS + 1) * (MAX_RANK + 1))
+                .map(|_| VecDeque::new())
+                .collect(),
+            count: [0; CARDS + 1],
+            len: 0,
+            best: 0,
+        }
+    }
+
+    fn push(&mut self, score: u8, tie: usize, index: u32) {
+        let score = score as usize;
+        self.queues[score * (MAX_RANK + 1) + tie.min(MAX_RANK)].push_back(index);
+        self.count[score] += 1;
+        self.len += 1;
+        self.best = self.best.max(score);
+    }
+
+    fn pop(&mut self) -> Option<(u8, u32)> {
+        while self.count[self.best] == 0 {
+            if self.best == 0 {
+                return None;
+            }
+            self.best -= 1;
+        }
+        let score = self.best;
+        let queues = &mut self.queues[score * (MAX_RANK + 1)..(score + 1) * (MAX_RANK + 1)];
+        let index = queues.iter_mut().find_map(|q| q.pop_front())?;
+        self.count[score] -= 1;
+        self.len -= 1;
+        Some((score as u8, index))
+    }
+
+    /// Drops every position with a score below `floor` (the `--diff` cut).
+    fn forget_below(&mut self, floor: usize) -> u64 {
+        let mut dropped = 0;
+        for score in 0..floor.min(CARDS + 1) {
+            if self.count[score] > 0 {
+                for q in &mut self.queues[score * (MAX_RANK + 1)..(score + 1) * (MAX_RANK + 1)] {
+                    dropped += q.len() as u64;
+                    *q = VecDeque::new();
+                }
+                self.len -= self.count[score] as u64;
+                self.count[score] = 0;
+            }
+        }
+        dropped
+    }
+}
+
+/// The order inside a score bucket (lower is expanded first): how many
+/// cards lie on each suit's next card, plus how many cards lie above a
+/// lower card of their own suit. Both count cards that must move before
+/// the foundation can grow; SEARCH-NOTES measured this cutting FreeCell
+/// expansions by 60×. Any order keeps the search complete: it only
+/// chooses which stored position goes first.
+fn tie_break(state: &State) -> usize {
+    let mut blockers = 0;
+    let foundation = state.foundation();
+    for s in 0..SUITS as u8 {
+        let height = foundation[s as usize];
+        if height < 13 {
+            let mut card = card_of(height + 1, s);
+            if state.below(card) == REGISTER {
+                continue;
+            }
+            while let Some(above) = state.above(card) {
+                blockers += 1;
+                card = above;
+            }
+        }
+    }
+    for bottom in 0..CARDS as Card {
+        if state.below(bottom) != FLOOR {
+            continue;
+        }
+        let mut lowest = [14u8; SUITS];
+        let mut card = bottom;
+        loop {
+            let s = suit(card) as usize;
+            if lowest[s] < rank(card) {
+                blockers += 1;
+            } else {
+                lowest[s] = rank(card);
+            }
+            match state.above(card) {
+                Some(next) => card = next,
+                None => break,
+            }
+        }
+    }
+    blockers
+}
+
+/// What the search reports as it goes, about once a second.
+pub type Progress<'a> = &'a mut dyn FnMut(&Stats);
+
+/// Searches the deal for a solution within `limits`.
+pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Report {
+    let start = Instant::now();
+    let rules: &'static Rules = deal.id.rules;
+    let original = deal.original_below();
+    let prune_dead = rules.dead_run_length().is_some();
+    let root = State::new(deal);
+    let mut stats = Stats {
+        best_score: root.score(),
+        ..Stats::default()
+    };
+    let finish = |outcome, mut stats: Stats, visited: &Visited, frontier: &Frontier| {
+        stats.stored = visited.len() as u64;
+        stats.frontier = frontier.len;
+        stats.elapsed = start.elapsed();
+        Report { outcome, stats }
+    };
+
+    let mut visited = Visited::new();
+    let mut frontier = Frontier::new();
+    if root.is_won() {
+        return finish(Outcome::Solved(Vec::new()), stats, &visited, &frontier);
+    }
+    let root_index = visited.insert(root.key(), NO_PARENT).expect("empty set");
+    frontier.push(root.score(), tie_break(&root), root_index);
+
+    let mut progress = progress;
+    let mut last_report = start;
+    let mut cut = false;
+    let mut moves = Vec::with_capacity(128);
+    while let Some((score, index)) = frontier.pop() {
+        if let Some(d) = limits.diff
+            && score as usize + d as usize <= stats.best_score as usize
+        {
+            cut = true;
+            continue;
+        }
+        stats.expanded += 1;
+        if stats.expanded.is_multiple_of(4096) {
+            let now = Instant::now();
+            if limits.timeout.is_some_and(|t| now - start >= t) {
+                return finish(
+                    Outcome::GaveUp("time limit reached"),
+                    stats,
+                    &visited,
+                    &frontier,
+                );
+            }
+            if let Some(report) = progress.as_mut()
+                && now - last_report >= Duration::from_secs(1)
+            {
+                last_report = now;
+                stats.stored = visited.len() as u64;
+                stats.frontier = frontier.len;
+                stats.elapsed = now - start;
+                report(&stats);
+            }
+        }
+        let state = State::from_key(rules, visited.key(index), &original);
+        moves.clear();
+        state.for_each_move(|m| moves.push(m));
+        for &mv in &moves {
+            let mut child = state.clone();
+            child.apply(mv);
+            if child.is_won() {
+                let mut path = path_to(&visited, rules, &original, index);
+                path.push(mv);
+                return finish(Outcome::Solved(path), stats, &visited, &frontier);
+            }
+            if prune_dead && child.has_dead_run() {
+                continue;
+            }
+            let Some(child_index) = visited.insert(child.key(), index) else {
+                continue;
+            };
+            let child_score = child.score();
+            if child_score > stats.best_score {
+                stats.best_score = child_score;
+                if let Some(d) = limits.diff {
+                    let floor = child_score.saturating_sub(d) as usize + 1;
+                    if frontier.forget_below(floor) > 0 {
+                        cut = true;
+                    }
+                }
+            }
+            frontier.push(child_score, tie_break(&child), child_index);
+        }
+        if visited.len() as u64 >= limits.max_states {
+            return finish(
+                Outcome::GaveUp("state limit reached"),
+                stats,
+                &visited,
+                &frontier,
+            );
+        }
+    }
+    let outcome = if cut {
+        Outcome::GaveUp("positions forgotten by --diff")
+    } else {
+        Outcome::Insoluble
+    };
+    finish(outcome, stats, &visited, &frontier)
+}
+
+/// The moves from the root to the stored position `index`: each step is
+/// the one move of the parent whose child has the stored key.
+fn path_to(
+    visited: &Visited,
+    rules: &'static Rules,
+    original: &[Option<Card>; CARDS],
+    index: u32,
+) -> Vec<Move> {
+    let mut chain = vec![index];
+    while visited.parent(*chain.last().unwrap()) != NO_PARENT {
+        chain.push(visited.parent(*chain.last().unwrap()));
+    }
+    chain.reverse();
+    chain
+        .windows(2)
+        .map(|pair| {
+            let parent = State::from_key(rules, visited.key(pair[0]), original);
+            let want = visited.key(pair[1]);
+            let mut found = None;
+            parent.for_each_move(|mv| {
+                if found.is_none() {
+                    let mut child = parent.clone();
+                    child.apply(mv);
+                    if child.key() == want {
+                        found = Some(mv);
+                    }
+                }
+            });
+            found.expect("a stored position comes from a move of its parent")
+        })
+        .collect()
+}
+
+/// Peak resident memory of this process, in bytes (Linux), for reports.
+pub fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Resident memory now, in bytes (Linux).
+pub fn current_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{Verdict, replay_moves};
+    use crate::rules::{GameId, find};
+
+    fn deal(game: &str, seed: u32) -> Deal {
+        Deal::new(GameId {
+            rules: find(game).unwrap(),
+            seed,
+        })
+    }
+
+    #[test]
+    fn solutions_found_replay_as_won() {
+        for (game, seed) in [("fc", 4), ("st", 8), ("mo", 4), ("bd", 5)] {
+            let d = deal(game, seed);
+            let report = search(&d, &Limits::default(), None);
+            let Outcome::Solved(moves) = report.outcome else {
+                panic!("{game}.{seed}: {:?}", report.outcome);
+            };
+            assert!(
+                matches!(replay_moves(&d, &moves), Verdict::Won { .. }),
+                "{game}.{seed}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_insoluble_deal_is_proven_and_a_limit_is_not_a_proof() {
+        let d = deal("mo", 1);
+        let report = search(&d, &Limits::default(), None);
+        assert_eq!(report.outcome, Outcome::Insoluble);
+        assert!(report.stats.frontier == 0 && report.stats.stored > 1);
+        let limits = Limits {
+            max_states: report.stats.stored / 2,
+            ..Limits::default()
+        };
+        assert!(matches!(
+            search(&d, &limits, None).outcome,
+            Outcome::GaveUp(_)
+        ));
+    }
+
+    #[test]
+    fn the_visited_set_stores_each_key_once() {
+        let mut v = Visited::new();
+        let keys: Vec<Key> = (0..20_000u64)
+            .map(|i| Key([i * 7919, i % 13, i % 5]))
+            .collect();
+        for (i, &k) in keys.iter().enumerate() {
+            assert_eq!(v.insert(k, 0), Some(i as u32));
+        }
+        for &k in &keys {
+            assert_eq!(v.insert(k, 0), None);
+        }
+        assert_eq!(v.len(), keys.len());
+        assert_eq!(std::mem::size_of::<Entry>(), 24);
+    }
+}

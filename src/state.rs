@@ -1,0 +1,840 @@
+//! A position, its moves and normalization (SPEC §5), and the compact key
+//! the search's visited set is built on.
+//!
+//! A position is kept as a relation: for every card, what lies directly
+//! below it (another card, the floor of a column, a register, or the
+//! foundation). Column order and register order do not exist in this form,
+//! so two positions that differ only by them are the same value: the
+//! canonical form comes for free, with no sorting. A move changes one entry
+//! (and normalization one more per card it plays), which keeps moves cheap
+//! and lets the key be updated in place.
+
+use std::fmt;
+
+use crate::cards::{CARDS, Card, KING, Name, SUITS, card_of, rank, suit};
+use crate::deal::Deal;
+use crate::rules::Rules;
+
+/// Where a card lies, when not on another card. Card numbers are `0..52`.
+pub const FLOOR: u8 = 52;
+/// The card is in a register.
+pub const REGISTER: u8 = 53;
+/// The card is on the foundation.
+pub const FOUNDATION: u8 = 54;
+/// In `above`: nothing lies on this card.
+const NOTHING: u8 = 0xFF;
+
+/// Where a move puts its card: SPEC §6's three kinds of destination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dest {
+    /// On top of this card, which must be a column's top card.
+    Card(Card),
+    /// Into an empty column (`V`); all empty columns are alike.
+    EmptyColumn,
+    /// Into a free register (`T`).
+    Register,
+}
+
+/// One move of a solution: a card and where it goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub card: Card,
+    pub dest: Dest,
+}
+
+impl fmt::Display for Move {
+    /// The solution-file form: `33 38`, `33 V`, `33 T`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.dest {
+            Dest::Card(d) => write!(f, "{} {}", self.card, d),
+            Dest::EmptyColumn => write!(f, "{} V", self.card),
+            Dest::Register => write!(f, "{} T", self.card),
+        }
+    }
+}
+
+/// Why a move is illegal in a position (SPEC §5), for `-check`'s messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Illegal {
+    CardOnFoundation,
+    CardBuried {
+        under: Card,
+    },
+    TargetOnFoundation,
+    TargetInRegister,
+    TargetBuried {
+        under: Card,
+    },
+    TargetIsTheCard,
+    WrongBuild {
+        rule: &'static str,
+    },
+    NoEmptyColumn,
+    EmptyColumnRefuses {
+        game: &'static str,
+        only_kings: bool,
+    },
+    NoRegisters {
+        game: &'static str,
+    },
+    RegistersFull,
+    RegisterToRegister,
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Illegal::CardOnFoundation => write!(f, "the card is already on the foundation"),
+            Illegal::CardBuried { under } => {
+                write!(f, "the card is not accessible: {} lies on it", Name(under))
+            }
+            Illegal::TargetOnFoundation => write!(f, "the target card is on the foundation"),
+            Illegal::TargetInRegister => {
+                write!(f, "the target card is in a register, not on a column")
+            }
+            Illegal::TargetBuried { under } => write!(
+                f,
+                "the target card is not a column's top card: {} lies on it",
+                Name(under)
+            ),
+            Illegal::TargetIsTheCard => write!(f, "a card cannot go onto itself"),
+            Illegal::WrongBuild { rule } => write!(f, "the target must be {rule}"),
+            Illegal::NoEmptyColumn => write!(f, "no empty column"),
+            Illegal::EmptyColumnRefuses { game, only_kings } => {
+                if only_kings {
+                    write!(f, "in {game} an empty column takes only a King")
+                } else {
+                    write!(f, "in {game} an empty column takes no card")
+                }
+            }
+            Illegal::NoRegisters { game } => write!(f, "{game} has no registers"),
+            Illegal::RegistersFull => write!(f, "every register is full"),
+            Illegal::RegisterToRegister => {
+                write!(f, "the card is already in a register")
+            }
+        }
+    }
+}
+
+/// A key code per card: 3 bits, see [`Key`].
+mod code {
+    /// Lies on the card it lay on in the deal (and that card is not one rank
+    /// higher: then it is coded as [`ON_SUIT`] + suit).
+    pub const ORIGINAL: u64 = 0;
+    pub const FLOOR: u64 = 1;
+    pub const REGISTER: u64 = 2;
+    pub const FOUNDATION: u64 = 3;
+    /// Lies on the card one rank higher of suit `code - ON_SUIT`.
+    pub const ON_SUIT: u64 = 4;
+}
+
+const CARDS_PER_WORD: usize = 21;
+
+/// The compact, canonical identity of a position within one deal: 3 bits
+/// per card saying what lies below it. Every card not on the foundation lies
+/// either on a card one rank higher (placed there by a move, or dealt so:
+/// coded by that card's suit), or on the card it was dealt on (the one other
+/// card a move can never put under it), or on a column's floor, or in a
+/// register. 156 bits, given the deal, name the whole position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Key(pub [u64; 3]);
+
+impl Key {
+    #[inline]
+    fn set(&mut self, card: Card, code: u64) {
+        let c = card as usize;
+        let (word, shift) = (c / CARDS_PER_WORD, 3 * (c % CARDS_PER_WORD));
+        self.0[word] = (self.0[word] & !(7 << shift)) | (code << shift);
+    }
+
+    #[inline]
+    fn get(&self, card: Card) -> u64 {
+        let c = card as usize;
+        (self.0[c / CARDS_PER_WORD] >> (3 * (c % CARDS_PER_WORD))) & 7
+    }
+}
+
+/// A normalized position (SPEC §5).
+#[derive(Clone, Debug)]
+pub struct State {
+    rules: &'static Rules,
+    /// What lies below each card: a card, [`FLOOR`], [`REGISTER`] or
+    /// [`FOUNDATION`].
+    below: [u8; CARDS],
+    /// The card lying on each card, or `NOTHING`.
+    above: [u8; CARDS],
+    /// Cards on the foundation, per suit.
+    foundation: [u8; SUITS],
+    registers_used: u8,
+    empty_columns: u8,
+    key: Key,
+}
+
+impl PartialEq for State {
+    /// Two states are the same position when their relation is the same:
+    /// column and register order do not count.
+    fn eq(&self, other: &State) -> bool {
+        std::ptr::eq(self.rules, other.rules) && self.below == other.below
+    }
+}
+impl Eq for State {}
+
+impl State {
+    /// The normalized initial position of a deal.
+    pub fn new(deal: &Deal) -> State {
+        let rules = deal.id.rules;
+        let mut state = State {
+            rules,
+            below: [FOUNDATION; CARDS],
+            above: [NOTHING; CARDS],
+            foundation: [0; SUITS],
+            registers_used: 0,
+            empty_columns: 0,
+            key: Key::default(),
+        };
+        for column in &deal.columns {
+            let mut under = FLOOR;
+            for &card in column {
+                state.place(card, under);
+                under = card;
+            }
+            if column.is_empty() {
+                state.empty_columns += 1;
+            }
+        }
+        for &card in &deal.registers {
+            state.place(card, REGISTER);
+        }
+        // Cards never placed above are on the foundation; none are at the start.
+        state.normalize();
+        state
+    }
+
+    /// Rebuilds a position from its key; `original_below` is the deal's
+    /// [`Deal::original_below`].
+    pub fn from_key(
+        rules: &'static Rules,
+        key: Key,
+        original_below: &[Option<Card>; CARDS],
+    ) -> State {
+        let mut state = State {
+            rules,
+            below: [FOUNDATION; CARDS],
+            above: [NOTHING; CARDS],
+            foundation: [0; SUITS],
+            registers_used: 0,
+            empty_columns: 0,
+            key,
+        };
+        let mut bottoms = 0;
+        for card in 0..CARDS as Card {
+            let below = match key.get(card) {
+                code::ORIGINAL => original_below[card as usize].expect("key names a dealt card"),
+                code::FLOOR => {
+                    bottoms += 1;
+                    FLOOR
+                }
+                code::REGISTER => {
+                    state.registers_used += 1;
+                    REGISTER
+                }
+                code::FOUNDATION => {
+                    state.foundation[suit(card) as usize] += 1;
+                    FOUNDATION
+                }
+                on => card_of(rank(card) + 1, (on - code::ON_SUIT) as u8),
+            };
+            state.below[card as usize] = below;
+            if below < FLOOR {
+                state.above[below as usize] = card;
+            }
+        }
+        state.empty_columns = (rules.columns - bottoms) as u8;
+        state
+    }
+
+    pub fn rules(&self) -> &'static Rules {
+        self.rules
+    }
+
+    pub fn key(&self) -> Key {
+        self.key
+    }
+
+    /// Cards on the foundation: the score of SPEC §5.
+    pub fn score(&self) -> u8 {
+        self.foundation.iter().sum()
+    }
+
+    pub fn is_won(&self) -> bool {
+        self.score() == CARDS as u8
+    }
+
+    /// Cards on the foundation, per suit (clubs, spades, hearts, diamonds).
+    pub fn foundation(&self) -> [u8; SUITS] {
+        self.foundation
+    }
+
+    pub fn empty_columns(&self) -> usize {
+        self.empty_columns as usize
+    }
+
+    pub fn free_registers(&self) -> usize {
+        self.rules.registers - self.registers_used as usize
+    }
+
+    /// What lies below `card`: a card, [`FLOOR`], [`REGISTER`] or [`FOUNDATION`].
+    #[inline]
+    pub fn below(&self, card: Card) -> u8 {
+        self.below[card as usize]
+    }
+
+    /// The card lying on `card`, if any.
+    #[inline]
+    pub fn above(&self, card: Card) -> Option<Card> {
+        let a = self.above[card as usize];
+        (a != NOTHING).then_some(a)
+    }
+
+    /// A column's top card: in a column, with nothing on it.
+    #[inline]
+    pub fn is_top(&self, card: Card) -> bool {
+        self.below[card as usize] <= FLOOR && self.above[card as usize] == NOTHING
+    }
+
+    /// A card that may move: a column's top card or a card in a register.
+    #[inline]
+    pub fn is_accessible(&self, card: Card) -> bool {
+        let below = self.below[card as usize];
+        below == REGISTER || (below <= FLOOR && self.above[card as usize] == NOTHING)
+    }
+
+    /// Cards in registers, in card order (registers are a set).
+    pub fn registers(&self) -> impl Iterator<Item = Card> + '_ {
+        (0..CARDS as Card).filter(|&c| self.below[c as usize] == REGISTER)
+    }
+
+    /// Non-empty columns, each from bottom to top, in card order of their
+    /// bottom cards (columns are a set).
+    pub fn columns(&self) -> Vec<Vec<Card>> {
+        (0..CARDS as Card)
+            .filter(|&c| self.below[c as usize] == FLOOR)
+            .map(|bottom| {
+                let mut column = vec![bottom];
+                while let Some(next) = self.above(*column.last().unwrap()) {
+                    column.push(next);
+                }
+                column
+            })
+            .collect()
+    }
+
+    /// Puts a card that is nowhere yet (or on the foundation) on `under`.
+    #[inline]
+    fn place(&mut self, card: Card, under: u8) {
+        self.below[card as usize] = under;
+        let code = match under {
+            FLOOR => code::FLOOR,
+            REGISTER => {
+                self.registers_used += 1;
+                code::REGISTER
+            }
+            FOUNDATION => code::FOUNDATION,
+            onto => {
+                self.above[onto as usize] = card;
+                if rank(onto) == rank(card) + 1 {
+                    code::ON_SUIT + suit(onto) as u64
+                } else {
+                    code::ORIGINAL
+                }
+            }
+        };
+        self.key.set(card, code);
+    }
+
+    /// Takes an accessible card from where it lies.
+    #[inline]
+    fn lift(&mut self, card: Card) {
+        match self.below[card as usize] {
+            FLOOR => self.empty_columns += 1,
+            REGISTER => self.registers_used -= 1,
+            under => self.above[under as usize] = NOTHING,
+        }
+    }
+
+    /// Plays every card that can go to the foundation, until none can
+    /// (SPEC §5). Only a suit's next card can go, so one look per suit and
+    /// round suffices; a round that plays nothing ends it.
+    #[inline]
+    fn normalize(&mut self) {
+        loop {
+            let mut played = false;
+            for s in 0..SUITS as u8 {
+                let height = self.foundation[s as usize];
+                if height < KING {
+                    let next = card_of(height + 1, s);
+                    if self.is_accessible(next) {
+                        self.lift(next);
+                        self.place(next, FOUNDATION);
+                        self.foundation[s as usize] += 1;
+                        played = true;
+                    }
+                }
+            }
+            if !played {
+                return;
+            }
+        }
+    }
+
+    /// Why `mv` is illegal here, or `Ok` (SPEC §5).
+    pub fn check_move(&self, mv: Move) -> Result<(), Illegal> {
+        let rules = self.rules;
+        let card = mv.card;
+        match self.below[card as usize] {
+            FOUNDATION => return Err(Illegal::CardOnFoundation),
+            _ if self.above[card as usize] != NOTHING => {
+                return Err(Illegal::CardBuried {
+                    under: self.above[card as usize],
+                });
+            }
+            _ => {}
+        }
+        match mv.dest {
+            Dest::Card(onto) => {
+                if onto == card {
+                    return Err(Illegal::TargetIsTheCard);
+                }
+                match self.below[onto as usize] {
+                    FOUNDATION => return Err(Illegal::TargetOnFoundation),
+                    REGISTER => return Err(Illegal::TargetInRegister),
+                    _ if self.above[onto as usize] != NOTHING => {
+                        return Err(Illegal::TargetBuried {
+                            under: self.above[onto as usize],
+                        });
+                    }
+                    _ => {}
+                }
+                if !rules.build.allows(card, onto) {
+                    return Err(Illegal::WrongBuild {
+                        rule: rules.build.describe(),
+                    });
+                }
+            }
+            Dest::EmptyColumn => {
+                if self.empty_columns == 0 {
+                    return Err(Illegal::NoEmptyColumn);
+                }
+                if !rules.empty_column.accepts(card) {
+                    return Err(Illegal::EmptyColumnRefuses {
+                        game: rules.name,
+                        only_kings: rules.empty_column == crate::rules::EmptyColumn::KingsOnly,
+                    });
+                }
+            }
+            Dest::Register => {
+                if rules.registers == 0 {
+                    return Err(Illegal::NoRegisters { game: rules.name });
+                }
+                if self.below[card as usize] == REGISTER {
+                    return Err(Illegal::RegisterToRegister);
+                }
+                if self.free_registers() == 0 {
+                    return Err(Illegal::RegistersFull);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays a move known to be legal, then normalizes.
+    #[inline]
+    pub fn apply(&mut self, mv: Move) {
+        debug_assert_eq!(self.check_move(mv), Ok(()));
+        self.lift(mv.card);
+        match mv.dest {
+            Dest::Card(onto) => self.place(mv.card, onto),
+            Dest::EmptyColumn => {
+                self.empty_columns -= 1;
+                self.place(mv.card, FLOOR);
+            }
+            Dest::Register => self.place(mv.card, REGISTER),
+        }
+        self.normalize();
+    }
+
+    /// Plays `mv` if it is legal.
+    pub fn try_apply(&mut self, mv: Move) -> Result<(), Illegal> {
+        self.check_move(mv)?;
+        self.apply(mv);
+        Ok(())
+    }
+
+    /// Calls `f` with every move worth searching: the legal moves of
+    /// SPEC §5 less those that can never matter. A lone card is never moved
+    /// into an empty column (the same position again), and a register card
+    /// never to another register (not legal). All empty columns are one
+    /// target, as they are one destination in a solution file.
+    #[inline]
+    pub fn for_each_move(&self, mut f: impl FnMut(Move)) {
+        let rules = self.rules;
+        let can_register = (self.registers_used as usize) < rules.registers;
+        for card in 0..CARDS as Card {
+            let below = self.below[card as usize];
+            let in_register = below == REGISTER;
+            if !(in_register || (below <= FLOOR && self.above[card as usize] == NOTHING)) {
+                continue;
+            }
+            if rank(card) < KING {
+                let higher = card_of(rank(card) + 1, 0);
+                for onto in higher..higher + SUITS as u8 {
+                    if self.is_top(onto) && rules.build.allows(card, onto) {
+                        f(Move {
+                            card,
+                            dest: Dest::Card(onto),
+                        });
+                    }
+                }
+            }
+            if self.empty_columns > 0 && below != FLOOR && rules.empty_column.accepts(card) {
+                f(Move {
+                    card,
+                    dest: Dest::EmptyColumn,
+                });
+            }
+            if can_register && !in_register {
+                f(Move {
+                    card,
+                    dest: Dest::Register,
+                });
+            }
+        }
+    }
+
+    /// The same-suit dead-run rule of SPEC §8: a column whose top holds a
+    /// decreasing same-suit run too long to move again (see
+    /// [`Rules::dead_run_length`]) over a lower card of that suit can never
+    /// be cleared, so the position can never be won.
+    pub fn has_dead_run(&self) -> bool {
+        let Some(limit) = self.rules.dead_run_length() else {
+            return false;
+        };
+        for top in 0..CARDS as Card {
+            if !self.is_top(top) {
+                continue;
+            }
+            let mut head = top;
+            let mut length = 1;
+            loop {
+                let below = self.below[head as usize];
+                if below < FLOOR && suit(below) == suit(top) && rank(below) == rank(head) + 1 {
+                    head = below;
+                    length += 1;
+                } else {
+                    break;
+                }
+            }
+            if length < limit {
+                continue;
+            }
+            let mut under = self.below[head as usize];
+            while under < FLOOR {
+                if suit(under) == suit(top) && rank(under) < rank(top) {
+                    return true;
+                }
+                under = self.below[under as usize];
+            }
+        }
+        false
+    }
+}
+
+impl fmt::Display for State {
+    /// The position as a person reads it: foundation, registers, then each
+    /// column from bottom to top.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const SUIT_NAMES: [&str; 4] = ["♣", "♠", "♥", "♦"];
+        write!(f, "Foundation:")?;
+        for (s, &n) in self.foundation.iter().enumerate() {
+            match n {
+                0 => write!(f, "  {} -", SUIT_NAMES[s])?,
+                n => write!(f, "  {}", Name(card_of(n, s as u8)))?,
+            }
+        }
+        writeln!(f, "   ({} cards)", self.score())?;
+        if self.rules.registers > 0 {
+            write!(f, "Registers: ")?;
+            for card in self.registers() {
+                write!(f, " {}", Name(card))?;
+            }
+            for _ in 0..self.free_registers() {
+                write!(f, " .")?;
+            }
+            writeln!(f)?;
+        }
+        let columns = self.columns();
+        for (i, column) in columns.iter().enumerate() {
+            write!(f, "{:>2}:", i + 1)?;
+            for &card in column {
+                write!(f, " {:>3}", Name(card))?;
+            }
+            writeln!(f)?;
+        }
+        for i in columns.len()..self.rules.columns {
+            writeln!(f, "{:>2}: (empty)", i + 1)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{GAMES, GameId};
+
+    fn initial(game: &str, seed: u32) -> (Deal, State) {
+        let deal = Deal::new(GameId {
+            rules: crate::rules::find(game).unwrap(),
+            seed,
+        });
+        let state = State::new(&deal);
+        (deal, state)
+    }
+
+    /// No accessible card is its suit's next one.
+    fn is_normalized(state: &State) -> bool {
+        (0..SUITS as u8).all(|s| {
+            let h = state.foundation[s as usize];
+            h == KING || !state.is_accessible(card_of(h + 1, s))
+        })
+    }
+
+    /// The foundation holds exactly each suit's lowest cards.
+    fn foundation_is_consistent(state: &State) -> bool {
+        (0..CARDS as Card).all(|c| {
+            (state.below(c) == FOUNDATION) == (rank(c) <= state.foundation[suit(c) as usize])
+        })
+    }
+
+    #[test]
+    fn initial_states_are_normalized_and_keep_every_card() {
+        for rules in &GAMES {
+            for seed in 1..=200 {
+                let (deal, state) = initial(rules.alias, seed);
+                assert!(is_normalized(&state), "{} {seed}", rules.name);
+                assert!(foundation_is_consistent(&state), "{} {seed}", rules.name);
+                // Cards left in place keep their order: each column of the
+                // state is a dealt column less a top run played away.
+                for column in state.columns() {
+                    let dealt = deal.columns.iter().find(|d| d[0] == column[0]).unwrap();
+                    assert_eq!(dealt[..column.len()], column[..]);
+                }
+                let key = state.key();
+                let back = State::from_key(state.rules, key, &deal.original_below());
+                assert_eq!(back, state);
+                assert_eq!(back.empty_columns, state.empty_columns);
+                assert_eq!(back.registers_used, state.registers_used);
+                assert_eq!(back.foundation, state.foundation);
+            }
+        }
+    }
+
+    #[test]
+    fn normalization_cascades_through_suits() {
+        // Seahaven 12345 (permutation in conformance facts): find any deal
+        // whose initial normalization plays more than one card of a suit.
+        let mut seen_cascade = false;
+        for seed in 1..=300 {
+            let (_, state) = initial("st", seed);
+            if state.foundation.iter().any(|&h| h >= 2) {
+                seen_cascade = true;
+                assert!(is_normalized(&state) && foundation_is_consistent(&state));
+            }
+        }
+        assert!(seen_cascade);
+    }
+
+    /// Random legal walks: every move keeps the state normalized, consistent
+    /// and its key faithful, and never moves a card that is not next in its
+    /// suit onto the foundation.
+    #[test]
+    fn random_walks_keep_every_invariant() {
+        let mut rng = 0x2545F4914F6CDD1Du64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        for rules in &GAMES {
+            for seed in 1..=30 {
+                let (deal, mut state) = initial(rules.alias, seed);
+                let original = deal.original_below();
+                for _ in 0..200 {
+                    let mut moves = Vec::new();
+                    state.for_each_move(|m| moves.push(m));
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mv = moves[(next() % moves.len() as u64) as usize];
+                    assert_eq!(state.check_move(mv), Ok(()), "{mv}");
+                    let before = state.foundation;
+                    state.apply(mv);
+                    assert!(state.foundation.iter().zip(before).all(|(&a, b)| a >= b));
+                    assert!(is_normalized(&state));
+                    assert!(foundation_is_consistent(&state));
+                    let back = State::from_key(state.rules, state.key(), &original);
+                    assert_eq!(back, state);
+                    assert_eq!(back.key(), state.key());
+                    assert_eq!(back.empty_columns, state.empty_columns);
+                    assert_eq!(back.registers_used, state.registers_used);
+                    let placed = state.columns().iter().map(Vec::len).sum::<usize>()
+                        + state.registers().count()
+                        + state.score() as usize;
+                    assert_eq!(placed, CARDS);
+                    assert_eq!(state.columns().len() + state.empty_columns(), rules.columns);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn generated_moves_are_exactly_the_useful_legal_ones() {
+        for rules in &GAMES {
+            for seed in 1..=20 {
+                let (_, state) = initial(rules.alias, seed);
+                let mut generated = Vec::new();
+                state.for_each_move(|m| generated.push(m));
+                for card in 0..52 {
+                    let dests = (0..52)
+                        .map(Dest::Card)
+                        .chain([Dest::EmptyColumn, Dest::Register]);
+                    for dest in dests {
+                        let mv = Move { card, dest };
+                        let lone_to_empty = dest == Dest::EmptyColumn && state.below(card) == FLOOR;
+                        let legal = state.check_move(mv).is_ok() && !lone_to_empty;
+                        assert_eq!(
+                            generated.contains(&mv),
+                            legal,
+                            "{} {seed}: {mv}",
+                            rules.name
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn column_and_register_order_do_not_change_the_key() {
+        let (deal, state) = initial("fc", 123);
+        let mut swapped = deal.clone();
+        swapped.columns.swap(0, 5);
+        swapped.columns.swap(2, 7);
+        assert_eq!(State::new(&swapped).key(), state.key());
+        let (deal, state) = initial("st", 5);
+        let mut swapped = deal.clone();
+        swapped.registers.reverse();
+        assert_eq!(State::new(&swapped).key(), state.key());
+    }
+
+    #[test]
+    fn illegal_moves_are_named() {
+        let (deal, state) = initial("fc", 123);
+        // FreeCell 123: first column ends with 9♠ (33) on top.
+        assert_eq!(deal.columns[0].last(), Some(&33));
+        let buried = deal.columns[0][5];
+        let mv = |card, dest| Move { card, dest };
+        assert_eq!(
+            state.check_move(mv(buried, Dest::Register)),
+            Err(Illegal::CardBuried { under: 33 })
+        );
+        assert_eq!(
+            state.check_move(mv(33, Dest::EmptyColumn)),
+            Err(Illegal::NoEmptyColumn)
+        );
+        assert_eq!(
+            state.check_move(mv(33, Dest::Card(33))),
+            Err(Illegal::TargetIsTheCard)
+        );
+        assert_eq!(
+            state.check_move(mv(33, Dest::Card(buried))),
+            Err(Illegal::TargetBuried { under: 33 })
+        );
+        assert!(matches!(
+            state.check_move(mv(33, Dest::Card(deal.columns[1][0]))),
+            Err(Illegal::TargetBuried { .. })
+        ));
+        let mut s = state.clone();
+        s.try_apply(mv(33, Dest::Register)).unwrap();
+        assert_eq!(
+            s.check_move(mv(33, Dest::Register)),
+            Err(Illegal::RegisterToRegister)
+        );
+        let (_, bd) = initial("bd", 1);
+        let top = bd.columns()[0].last().copied().unwrap();
+        assert_eq!(
+            bd.check_move(mv(top, Dest::Register)),
+            Err(Illegal::NoRegisters {
+                game: "BakersDozen"
+            })
+        );
+    }
+
+    #[test]
+    fn seahaven_empty_columns_take_only_kings() {
+        let (_, st) = initial("st", 1);
+        let mut st = st.clone();
+        st.empty_columns = 1; // pretend a column emptied
+        let king = (0..52).find(|&c| rank(c) == KING && st.is_accessible(c));
+        let other = (0..52)
+            .find(|&c| rank(c) != KING && st.is_accessible(c))
+            .unwrap();
+        assert!(matches!(
+            st.check_move(Move {
+                card: other,
+                dest: Dest::EmptyColumn
+            }),
+            Err(Illegal::EmptyColumnRefuses {
+                only_kings: true,
+                ..
+            })
+        ));
+        if let Some(king) = king {
+            assert_eq!(
+                st.check_move(Move {
+                    card: king,
+                    dest: Dest::EmptyColumn
+                }),
+                Ok(())
+            );
+        }
+    }
+
+    #[test]
+    fn dead_runs_are_found_only_over_a_lower_card_of_their_suit() {
+        // Midnight Oil: a 2-card same-suit run over a lower card of its suit.
+        let mo = crate::rules::find("mo").unwrap();
+        let mut deal = Deal::new(GameId { rules: mo, seed: 1 });
+        // Rebuild the first column as 3♣ (8) under 9♣ (32) under 8♣ (28).
+        let wanted = [8u8, 32, 28];
+        for column in &mut deal.columns {
+            column.retain(|c| !wanted.contains(c));
+        }
+        deal.columns.retain(|c| !c.is_empty());
+        deal.columns.insert(0, wanted.to_vec());
+        while deal.columns.len() < mo.columns {
+            deal.columns.push(Vec::new());
+        }
+        let state = State::new(&deal);
+        assert!(state.has_dead_run());
+        // The same run over a higher card of its suit is not dead.
+        deal.columns[0] = vec![48, 32, 28]; // K♣ 9♣ 8♣
+        for column in deal.columns.iter_mut().skip(1) {
+            if let Some(i) = column.iter().position(|&c| c == 48) {
+                column[i] = 8;
+            }
+        }
+        assert!(!State::new(&deal).has_dead_run());
+    }
+}
