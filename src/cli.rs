@@ -13,12 +13,13 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::Parser;
 
+use crate::cards::{Card, Name, card_of};
 use crate::check::{self, Verdict};
 use crate::deal::Deal;
 use crate::rules::GameId;
 use crate::search::{self, Limits, Outcome, Stats};
 use crate::solution;
-use crate::state::State;
+use crate::state::{FOUNDATION, State};
 
 /// Exit code for bad arguments and unreadable or unwritable files.
 pub const EXIT_USAGE: u8 = 3;
@@ -75,6 +76,11 @@ pub struct Args {
 }
 
 fn parse_game(text: &str) -> Result<GameId, String> {
+    if text.matches('.').count() > 1 {
+        return Err(format!(
+            "'{text}' has more than one dot: expected RULE.SEED, e.g. FreeCell.123 or fc.123"
+        ));
+    }
     text.parse()
 }
 
@@ -101,12 +107,47 @@ fn normalize_dashes(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
 }
 
 /// Parses the command line; `Err` carries the exit code after clap printed
-/// help, the version (0) or a usage error (3).
+/// help or the version (0), or after a usage error was reported as one line
+/// on stderr (3).
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Args, u8> {
     Args::try_parse_from(normalize_dashes(args)).map_err(|e| {
-        let _ = e.print();
-        if e.use_stderr() { EXIT_USAGE } else { 0 }
+        if e.use_stderr() {
+            eprintln!("xpat-solver: {}", one_line(&e.render().to_string()));
+            EXIT_USAGE
+        } else {
+            let _ = e.print();
+            0
+        }
     })
+}
+
+const USAGE: &str = "usage: xpat-solver RULE.SEED [-check FILE | -search FILE] (see --help)";
+
+/// Folds clap's several-line error into one line: its sentences up to the
+/// usage block, then our usage line, so a script's log shows the whole
+/// reason on the line it greps.
+fn one_line(rendered: &str) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for line in rendered.lines() {
+        let line = line.trim();
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        if line.is_empty() {
+            continue;
+        }
+        let line = line.strip_prefix("error: ").unwrap_or(line);
+        match parts.last_mut() {
+            // "...not provided:" is followed by the list of what is missing.
+            Some(last) if last.ends_with(':') => {
+                last.push(' ');
+                last.push_str(line);
+            }
+            _ => parts.push(line.to_string()),
+        }
+    }
+    parts.push(USAGE.to_string());
+    parts.join("; ")
 }
 
 /// Runs the parsed command; returns the exit code of SPEC §7.
@@ -117,13 +158,64 @@ pub fn run(args: Args) -> u8 {
     } else if let Some(file) = &args.search {
         run_search(&deal, file, &args)
     } else {
-        print!("{}\n{}", args.game, State::new(&deal));
+        print!("{}", show_initial(&deal));
         Ok(0)
     };
     result.unwrap_or_else(|e| {
         eprintln!("xpat-solver: {e:#}");
         EXIT_USAGE
     })
+}
+
+/// The normalized initial position as a person reads it: the foundation,
+/// the registers, then the columns in xpat2's deal order (first column
+/// first), each from its bottom card to its top card, every card by name
+/// and by the number a solution file uses.
+pub fn show_initial(deal: &Deal) -> String {
+    use std::fmt::Write;
+    const SUITS: [&str; 4] = ["♣", "♠", "♥", "♦"];
+    let state = State::new(deal);
+    let card = |c: Card| format!("{:>3}({c:>2})", Name(c));
+    let plain = |c: Card| format!("{}({c})", Name(c));
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}: columns from bottom to top, card numbers in parentheses",
+        deal.id
+    );
+    let _ = write!(out, "Foundation:");
+    for (s, &height) in state.foundation().iter().enumerate() {
+        let _ = match height {
+            0 => write!(out, " {} -", SUITS[s]),
+            h => write!(out, " {}", plain(card_of(h, s as u8))),
+        };
+    }
+    let _ = match state.score() {
+        1 => writeln!(out, "   (1 card)"),
+        n => writeln!(out, "   ({n} cards)"),
+    };
+    if deal.id.rules.registers > 0 {
+        let _ = write!(out, "Registers: ");
+        for c in state.registers() {
+            let _ = write!(out, " {}", plain(c));
+        }
+        for _ in 0..state.free_registers() {
+            let _ = write!(out, " .");
+        }
+        let _ = writeln!(out);
+    }
+    // Normalization only ever takes a column's top card, so each column of
+    // the position is its dealt column less the cards now on the foundation.
+    for (i, dealt) in deal.columns.iter().enumerate() {
+        let _ = write!(out, "{:>2}:", i + 1);
+        let mut empty = true;
+        for &c in dealt.iter().filter(|&&c| state.below(c) != FOUNDATION) {
+            let _ = write!(out, " {}", card(c));
+            empty = false;
+        }
+        let _ = writeln!(out, "{}", if empty { " (empty)" } else { "" });
+    }
+    out
 }
 
 fn run_check(deal: &Deal, file: &Path) -> Result<u8> {
