@@ -17,3 +17,4 @@ pub mod search;
 pub mod shuffle;
 pub mod solution;
 pub mod state;
+pub mod xpat2;
