@@ -1,10 +1,11 @@
 //! Replaying a solution file (SPEC §6–7): `SUCCES`, or `ECHEC k` with the
 //! first line `k` that fails, and a sentence saying why.
 
-use crate::cards::Name;
+use crate::cards::{Name, is_red, rank};
 use crate::deal::Deal;
+use crate::rules::{Build, EmptyColumn, Rules};
 use crate::solution::Line;
-use crate::state::{Dest, Move, State};
+use crate::state::{Dest, Illegal, Move, State};
 
 /// The outcome of a replay.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,7 +29,11 @@ pub fn replay(deal: &Deal, lines: &[Line]) -> Verdict {
             Err(why) => return failed(why.clone()),
             Ok(mv) => {
                 if let Err(illegal) = state.try_apply(*mv) {
-                    return failed(format!("{}: {illegal}", describe(*mv)));
+                    return failed(format!(
+                        "{}: {}",
+                        describe(*mv),
+                        explain(state.rules(), *mv, illegal)
+                    ));
                 }
             }
         }
@@ -57,6 +62,46 @@ fn shown(line: &Line) -> String {
     match line {
         Ok(mv) => mv.to_string(),
         Err(_) => "malformed".to_string(),
+    }
+}
+
+/// Why the move is illegal, in the words of the game's rule: the state
+/// names the broken rule, this adds which part of it the move breaks.
+fn explain(rules: &Rules, mv: Move, illegal: Illegal) -> String {
+    match (illegal, mv.dest) {
+        (Illegal::WrongBuild { .. }, Dest::Card(onto)) => {
+            let (card, onto) = (mv.card, onto);
+            if rank(onto) != rank(card) + 1 {
+                format!(
+                    "{} is not one rank higher than {} ({} builds down by one rank)",
+                    Name(onto),
+                    Name(card),
+                    rules.name
+                )
+            } else {
+                match rules.build {
+                    Build::AlternateColour => format!(
+                        "{} and {} are both {}: {} builds in alternate colours",
+                        Name(card),
+                        Name(onto),
+                        if is_red(card) { "red" } else { "black" },
+                        rules.name
+                    ),
+                    Build::SameSuit => format!(
+                        "{} and {} are not of the same suit: {} builds in suit",
+                        Name(card),
+                        Name(onto),
+                        rules.name
+                    ),
+                    Build::AnySuit => illegal.to_string(),
+                }
+            }
+        }
+        (Illegal::NoEmptyColumn, _) if rules.empty_column == EmptyColumn::Nothing => format!(
+            "no empty column, and in {} an empty column takes no card anyway",
+            rules.name
+        ),
+        _ => illegal.to_string(),
     }
 }
 

@@ -28,12 +28,20 @@ pub fn parse(bytes: &[u8]) -> Vec<Line> {
         .collect()
 }
 
-/// A card number: decimal digits only (no sign), below 52.
+/// A card number: decimal digits only (no sign, no blank), below 52.
+/// Leading zeros are allowed, as in seeds (`07` is card 7): the value
+/// counts, not the spelling, and no number of digits can overflow.
 fn parse_card(word: &[u8]) -> Option<u8> {
-    if word.is_empty() || word.len() > 3 || !word.iter().all(u8::is_ascii_digit) {
+    if word.is_empty() || !word.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    let n: usize = std::str::from_utf8(word).ok()?.parse().ok()?;
+    let digits = &word[word.iter().take_while(|&&b| b == b'0').count()..];
+    if digits.len() > 2 {
+        return None;
+    }
+    let n = digits
+        .iter()
+        .fold(0usize, |n, &b| n * 10 + (b - b'0') as usize);
     (n < CARDS).then_some(n as u8)
 }
 
@@ -125,6 +133,12 @@ mod tests {
             ]
         );
         assert!(parse(b"").is_empty());
+        // Leading zeros are the value's spelling, never an overflow.
+        assert_eq!(parse_line(b"007 051"), Ok(mv(7, Dest::Card(51))));
+        assert_eq!(
+            parse_line(b"00000000000000000000000 T"),
+            Ok(mv(0, Dest::Register))
+        );
         assert_eq!(parse(b"1 T\n").len(), 1);
     }
 
@@ -147,6 +161,10 @@ mod tests {
             b"a T",
             b"1 X",
             b"1 100",
+            b"00000000000000000000052 T",
+            b"99999999999999999999999 T",
+            b"1 0V",
+            b"\xef\xbb\xbf1 T",
             b"1 \xff",
             b"1 T\r",
         ] {
