@@ -45,9 +45,15 @@ fn parse_card(word: &[u8]) -> Option<u8> {
     (n < CARDS).then_some(n as u8)
 }
 
+/// Bytes of a solution file as a message shows them: invisible characters
+/// (a tab, a byte-order mark, a stray `\r`) escaped so the reader sees them.
+fn show(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).escape_debug().to_string()
+}
+
 /// Parses one line (without its line ending).
 pub fn parse_line(line: &[u8]) -> Line {
-    let shown = String::from_utf8_lossy(line);
+    let shown = show(line);
     if line.is_empty() {
         return Err("blank line: expected 'CARD DEST'".to_string());
     }
@@ -60,7 +66,7 @@ pub fn parse_line(line: &[u8]) -> Line {
     let Some(card) = parse_card(card) else {
         return Err(format!(
             "'{}' is not a card: expected a number from 0 to 51",
-            String::from_utf8_lossy(card)
+            show(card)
         ));
     };
     let dest = match dest {
@@ -71,7 +77,7 @@ pub fn parse_line(line: &[u8]) -> Line {
             None => {
                 return Err(format!(
                     "'{}' is not a destination: expected a card number 0 to 51, V or T",
-                    String::from_utf8_lossy(word)
+                    show(word)
                 ));
             }
         },
