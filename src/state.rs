@@ -511,6 +511,59 @@ impl State {
         }
     }
 
+    /// Finds a card that can never leave its place, in games where a card
+    /// can only ever move onto a card one rank higher or to the foundation
+    /// (no registers, and empty columns take nothing: Midnight Oil, Baker's
+    /// Dozen). Every card must leave its place to win, so such a position
+    /// is lost.
+    ///
+    /// Soundness: let C lie above a lower card Y of its own suit, and let
+    /// every card C may be built on (one rank higher, allowed by the build
+    /// rule) be on the foundation or beneath C in C's column. C cannot go to
+    /// the foundation before Y, and Y stays covered until C has left. C can
+    /// only leave onto one of those cards as a column top: one on the
+    /// foundation never comes back, one beneath C stays covered until C has
+    /// left. So C never leaves. In Midnight Oil this contains SPEC §8's
+    /// two-card run (the card beneath need not be adjacent, nor the run at
+    /// the top).
+    pub fn has_stuck_card(&self) -> bool {
+        let rules = self.rules;
+        if rules.registers > 0 || rules.empty_column != crate::rules::EmptyColumn::Nothing {
+            return false;
+        }
+        for bottom in 0..CARDS as Card {
+            if self.below[bottom as usize] != FLOOR {
+                continue;
+            }
+            let mut lowest = [KING + 1; SUITS];
+            let mut beneath = 0u64;
+            let mut card = bottom;
+            loop {
+                let (s, r) = (suit(card), rank(card));
+                if lowest[s as usize] < r {
+                    let can_leave = r < KING
+                        && (0..SUITS as u8).any(|t| {
+                            let onto = card_of(r + 1, t);
+                            rules.build.allows(card, onto)
+                                && self.foundation[t as usize] <= r
+                                && beneath & (1 << onto) == 0
+                        });
+                    if !can_leave {
+                        return true;
+                    }
+                } else {
+                    lowest[s as usize] = r;
+                }
+                beneath |= 1 << card;
+                match self.above(card) {
+                    Some(next) => card = next,
+                    None => break,
+                }
+            }
+        }
+        false
+    }
+
     /// The same-suit dead-run rule of SPEC §8: a column whose top holds a
     /// decreasing same-suit run too long to move again (see
     /// [`Rules::dead_run_length`]) over a lower card of that suit can never
