@@ -676,6 +676,59 @@ mod tests {
         ));
     }
 
+    /// Whether a won position is reachable, by a plain depth-first search
+    /// with no pruning at all; `None` past `cap` positions.
+    fn solvable_without_pruning(deal: &Deal, cap: usize) -> Option<bool> {
+        let root = State::new(deal);
+        let mut seen = rustc_hash::FxHashSet::default();
+        seen.insert(root.key());
+        let mut stack = vec![root];
+        while let Some(state) = stack.pop() {
+            if state.is_won() {
+                return Some(true);
+            }
+            if seen.len() > cap {
+                return None;
+            }
+            state.for_each_move(|mv| {
+                let mut child = state.clone();
+                child.apply(mv);
+                if seen.insert(child.key()) {
+                    stack.push(child);
+                }
+            });
+        }
+        Some(false)
+    }
+
+    /// The dead-run (SPEC §8) and stuck-card prunings never change a
+    /// verdict, and no position on a solution found is one they would cut.
+    #[test]
+    fn pruning_never_loses_a_solution() {
+        let mut compared = [0, 0];
+        for (game, seeds) in [("mo", 1..=100), ("st", 1..=40), ("bd", 1..=3)] {
+            for seed in seeds {
+                let d = deal(game, seed);
+                let report = search(&d, &Limits::default(), None);
+                if let Outcome::Solved(moves) = &report.outcome {
+                    let mut state = State::new(&d);
+                    for &mv in moves {
+                        assert!(!state.has_dead_run() && !state.has_stuck_card());
+                        state.apply(mv);
+                    }
+                }
+                if let Some(solvable) = solvable_without_pruning(&d, 300_000) {
+                    let solved = matches!(report.outcome, Outcome::Solved(_));
+                    assert_eq!(solved, solvable, "{game}.{seed}: {:?}", report.outcome);
+                    assert!(solved || report.outcome == Outcome::Insoluble);
+                    compared[solved as usize] += 1;
+                }
+            }
+        }
+        // Both verdicts must have been compared for the test to mean anything.
+        assert!(compared[0] > 50 && compared[1] > 10, "{compared:?}");
+    }
+
     #[test]
     fn the_visited_set_stores_each_key_once() {
         let mut v = Visited::new();

@@ -881,6 +881,8 @@ mod tests {
         }
         let state = State::new(&deal);
         assert!(state.has_dead_run());
+        // 8♣ lies over 3♣ and its only parent, 9♣, lies beneath it.
+        assert!(state.has_stuck_card());
         // The same run over a higher card of its suit is not dead.
         deal.columns[0] = vec![48, 32, 28]; // K♣ 9♣ 8♣
         for column in deal.columns.iter_mut().skip(1) {
@@ -889,5 +891,6 @@ mod tests {
             }
         }
         assert!(!State::new(&deal).has_dead_run());
+        assert!(!State::new(&deal).has_stuck_card());
     }
 }
