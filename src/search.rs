@@ -544,7 +544,7 @@ pub fn search_with(
             if child.is_won() {
                 let mut path = path_to(&visited, rules, &original, index);
                 path.push(mv);
-                return finish(Outcome::Solved(path), stats, &visited, &frontier);
+                return finish(Outcome::Solved(shorten(deal, path)), stats, &visited, &frontier);
             }
             let key = child.key();
             let Probe::Vacant { slot, tag } = visited.probe(&key) else {
@@ -614,6 +614,58 @@ fn path_to(
             found.expect("a stored position comes from a move of its parent")
         })
         .collect()
+}
+
+/// Cuts detours out of a solution: while some position on the path is one
+/// or two moves away from a later one that the path reaches in more (a card
+/// parked in a register and taken back, three moves that two would do),
+/// the moves between them are replaced by the shorter way. Every step is a legal move between positions of the
+/// path, so the result is still a solution, never longer.
+pub fn shorten(deal: &Deal, moves: Vec<Move>) -> Vec<Move> {
+    let mut moves = moves;
+    loop {
+        let mut states = vec![State::new(deal)];
+        for &mv in &moves {
+            let mut next = states.last().unwrap().clone();
+            next.apply(mv);
+            states.push(next);
+        }
+        let position: rustc_hash::FxHashMap<Key, usize> =
+            states.iter().enumerate().map(|(i, s)| (s.key(), i)).collect();
+        // The first position with a shortcut of one or two moves, and the
+        // farthest position it reaches.
+        let mut cut = None;
+        for (i, state) in states.iter().enumerate() {
+            let mut best: Option<(usize, Vec<Move>)> = None;
+            let mut consider = |j: usize, via: &[Move]| {
+                if j > i + via.len() && best.as_ref().is_none_or(|(b, _)| j > *b) {
+                    best = Some((j, via.to_vec()));
+                }
+            };
+            state.for_each_move(|first| {
+                let mut child = state.clone();
+                child.apply(first);
+                if let Some(&j) = position.get(&child.key()) {
+                    consider(j, &[first]);
+                }
+                child.for_each_move(|second| {
+                    let mut grandchild = child.clone();
+                    grandchild.apply(second);
+                    if let Some(&j) = position.get(&grandchild.key()) {
+                        consider(j, &[first, second]);
+                    }
+                });
+            });
+            if let Some((j, via)) = best {
+                cut = Some((i, j, via));
+                break;
+            }
+        }
+        let Some((i, j, via)) = cut else {
+            return moves;
+        };
+        moves.splice(i..j, via);
+    }
 }
 
 /// Peak resident memory of this process, in bytes (Linux), for reports.
