@@ -19,7 +19,8 @@ use crate::deal::Deal;
 use crate::rules::GameId;
 use crate::search::{self, Limits, Outcome, Stats};
 use crate::solution;
-use crate::state::{FOUNDATION, State};
+use crate::state::{FOUNDATION, Move, State};
+use crate::xpat2;
 
 /// Exit code for bad arguments and unreadable or unwritable files.
 pub const EXIT_USAGE: u8 = 3;
@@ -48,6 +49,7 @@ and DEST is the card it goes onto, V (an empty column) or T (a free cell).";
 /// deals them.
 #[derive(Parser, Debug)]
 #[command(name = "xpat-solver", version, about, after_help = EXAMPLES)]
+#[command(group = clap::ArgGroup::new("mode").args(["check", "search"]))]
 pub struct Args {
     /// The deal: RULE.SEED, e.g. FreeCell.123456 or fc.123456
     #[arg(value_name = "RULE.SEED", value_parser = parse_game)]
@@ -73,6 +75,23 @@ pub struct Args {
     /// course's forgetting distance); the search is then never a proof
     #[arg(long, value_name = "D", requires = "search")]
     pub diff: Option<u8>,
+
+    /// Also write the solution as an xpat2 save file, to PATH or, if PATH is
+    /// a directory, to xpat2's own name in it (FreeCell.000000123); watch it
+    /// with `xpat2 FILE`
+    #[arg(long, value_name = "PATH", requires = "mode")]
+    pub xpat2: Option<PathBuf>,
+
+    /// Where the xpat2 save opens: start (the deal, every move ready for
+    /// Redo) or end (the won game; Undo steps back through the moves)
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHERE",
+        default_value = "start",
+        requires = "xpat2"
+    )]
+    pub xpat2_at: xpat2::At,
 }
 
 fn parse_game(text: &str) -> Result<GameId, String> {
@@ -154,7 +173,7 @@ fn one_line(rendered: &str) -> String {
 pub fn run(args: Args) -> u8 {
     let deal = Deal::new(args.game);
     let result = if let Some(file) = &args.check {
-        run_check(&deal, file)
+        run_check(&deal, file, &args)
     } else if let Some(file) = &args.search {
         run_search(&deal, file, &args)
     } else {
@@ -218,12 +237,15 @@ pub fn show_initial(deal: &Deal) -> String {
     out
 }
 
-fn run_check(deal: &Deal, file: &Path) -> Result<u8> {
+fn run_check(deal: &Deal, file: &Path, args: &Args) -> Result<u8> {
     let bytes = std::fs::read(file)
         .with_context(|| format!("cannot read solution file '{}'", file.display()))?;
-    match check::replay(deal, &solution::parse(&bytes)) {
+    let lines = solution::parse(&bytes);
+    match check::replay(deal, &lines) {
         Verdict::Won { moves } => {
             println!("{} won in {moves} moves", deal.id);
+            let moves: Vec<Move> = lines.iter().filter_map(|l| l.clone().ok()).collect();
+            export_xpat2(deal, &moves, args)?;
             println!("SUCCES");
             Ok(0)
         }
@@ -255,6 +277,19 @@ fn run_search(deal: &Deal, file: &Path, args: &Args) -> Result<u8> {
     }
     if file.is_dir() {
         bail!("cannot write '{}': it is a directory", file.display());
+    }
+    if let Some(path) = &args.xpat2 {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        if !path.is_dir() && !dir.is_dir() {
+            bail!(
+                "--xpat2 '{}': no directory '{}'",
+                path.display(),
+                dir.display()
+            );
+        }
     }
     let limits = Limits {
         max_states: args.max_states,
@@ -302,6 +337,7 @@ fn run_search(deal: &Deal, file: &Path, args: &Args) -> Result<u8> {
                 moves.len(),
                 file.display()
             );
+            export_xpat2(deal, &moves, args)?;
             println!("SUCCES");
             Ok(0)
         }
@@ -321,6 +357,24 @@ fn run_search(deal: &Deal, file: &Path, args: &Args) -> Result<u8> {
             Ok(1)
         }
     }
+}
+
+/// `--xpat2`: writes a solution (already replayed and won) as an xpat2
+/// save file, and says where, before the verdict line.
+fn export_xpat2(deal: &Deal, moves: &[Move], args: &Args) -> Result<()> {
+    if let Some(path) = &args.xpat2 {
+        let written = xpat2::export(deal, moves, args.xpat2_at, path)?;
+        let opens = match args.xpat2_at {
+            xpat2::At::Start => "opens on the deal, Redo plays the moves",
+            xpat2::At::End => "opens on the won game, Undo steps back",
+        };
+        println!(
+            "xpat2 save written to {} ({opens}): xpat2 {}",
+            written.display(),
+            written.display()
+        );
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -347,5 +401,22 @@ mod tests {
         assert!(args("x fc.7 --max-states 5").is_err());
         assert!(args("x fc.0").is_err());
         assert!(args("x").is_err());
+    }
+
+    #[test]
+    fn xpat2_export_options() {
+        let a = args("x fc.7 -check a.sol --xpat2 out").unwrap();
+        assert_eq!(
+            (a.xpat2, a.xpat2_at),
+            (Some(PathBuf::from("out")), xpat2::At::Start)
+        );
+        let a = args("x fc.7 -search a.sol -xpat2 out -xpat2-at end").unwrap();
+        assert_eq!(a.xpat2_at, xpat2::At::End);
+        assert!(
+            args("x fc.7 --xpat2 out").is_err(),
+            "needs -check or -search"
+        );
+        assert!(args("x fc.7 -check a.sol --xpat2-at end").is_err());
+        assert!(args("x fc.7 -check a.sol --xpat2 o --xpat2-at middle").is_err());
     }
 }
