@@ -322,7 +322,7 @@ fn run_search(deal: &Deal, file: &Path, args: &Args) -> Result<u8> {
         s.expanded,
         s.elapsed.as_secs_f64(),
         peak >> 20,
-        peak / s.stored.max(1)
+        peak / s.peak_stored.max(1)
     );
     match report.outcome {
         Outcome::Solved(moves) => {
