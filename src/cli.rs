@@ -22,6 +22,16 @@ use crate::solution;
 use crate::state::{FOUNDATION, Move, State};
 use crate::xpat2;
 
+/// Writes a line to stdout. A reader that went away (`xpat-solver … | head`)
+/// is no error to report: the exit code still carries the verdict, where
+/// `println!` would panic.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 /// Exit code for bad arguments and unreadable or unwritable files.
 pub const EXIT_USAGE: u8 = 3;
 
@@ -177,7 +187,7 @@ pub fn run(args: Args) -> u8 {
     } else if let Some(file) = &args.search {
         run_search(&deal, file, &args)
     } else {
-        print!("{}", show_initial(&deal));
+        say!("{}", show_initial(&deal).trim_end_matches('\n'));
         Ok(0)
     };
     result.unwrap_or_else(|e| {
@@ -243,15 +253,15 @@ fn run_check(deal: &Deal, file: &Path, args: &Args) -> Result<u8> {
     let lines = solution::parse(&bytes);
     match check::replay(deal, &lines) {
         Verdict::Won { moves } => {
-            println!("{} won in {moves} moves", deal.id);
+            say!("{} won in {moves} moves", deal.id);
             let moves: Vec<Move> = lines.iter().filter_map(|l| l.clone().ok()).collect();
             export_xpat2(deal, &moves, args)?;
-            println!("SUCCES");
+            say!("SUCCES");
             Ok(0)
         }
         Verdict::Failed { line, why } => {
-            println!("{why}");
-            println!("ECHEC {line}");
+            say!("{why}");
+            say!("ECHEC {line}");
             Ok(1)
         }
     }
@@ -332,28 +342,28 @@ fn run_search(deal: &Deal, file: &Path, args: &Args) -> Result<u8> {
                 );
             }
             solution::write_atomically(file, solution::format(&moves).as_bytes())?;
-            println!(
+            say!(
                 "{summary}, {} moves written to {}",
                 moves.len(),
                 file.display()
             );
             export_xpat2(deal, &moves, args)?;
-            println!("SUCCES");
+            say!("SUCCES");
             Ok(0)
         }
         Outcome::Insoluble => {
-            println!("{summary}: every reachable position searched");
+            say!("{summary}: every reachable position searched");
             if !deal.id.rules.forced_foundation_is_exact() {
-                println!(
+                say!(
                     "proof holds with forced foundation moves (every playable card goes up at once)"
                 );
             }
-            println!("INSOLUBLE");
+            say!("INSOLUBLE");
             Ok(2)
         }
         Outcome::GaveUp(why) => {
-            println!("{summary}: gave up, {why}; nothing written");
-            println!("ECHEC");
+            say!("{summary}: gave up, {why}; nothing written");
+            say!("ECHEC");
             Ok(1)
         }
     }
@@ -368,7 +378,7 @@ fn export_xpat2(deal: &Deal, moves: &[Move], args: &Args) -> Result<()> {
             xpat2::At::Start => "opens on the deal, Redo plays the moves",
             xpat2::At::End => "opens on the won game, Undo steps back",
         };
-        println!(
+        say!(
             "xpat2 save written to {} ({opens}): xpat2 {}",
             written.display(),
             written.display()
