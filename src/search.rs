@@ -12,10 +12,9 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use crate::cards::{CARDS, Card, SUITS, card_of, rank, suit};
+use crate::cards::{CARDS, SUITS, card_of};
 use crate::deal::Deal;
-use crate::rules::Rules;
-use crate::state::{FLOOR, Key, Move, REGISTER, State};
+use crate::state::{Key, KeyDecoder, Move, REGISTER, State, Survey};
 
 /// Default `--max-states`: about 2 GB at the ~40 bytes each stored
 /// position costs at peak, well under the 4 GB a 24 GB machine can spare.
@@ -136,9 +135,13 @@ enum Probe {
 }
 
 impl Visited {
-    fn new() -> Visited {
+    /// `capacity`: the most positions this search may store. Reserving
+    /// them up front costs address space only (pages are touched as
+    /// positions arrive) and spares the store a doubling copy, which would
+    /// briefly hold the old and new arrays at once.
+    fn new(capacity: u64) -> Visited {
         Visited {
-            entries: Vec::new(),
+            entries: Vec::with_capacity(capacity.min(MAX_STATES) as usize + 1),
             table: vec![0; 1 << 12],
         }
     }
@@ -178,6 +181,20 @@ impl Visited {
             }
             slot = (slot + 1) & mask;
         }
+    }
+
+    /// Asks the processor to start loading `key`'s first table slot.
+    #[inline]
+    fn prefetch(&self, key: &Key) {
+        let (slot, _) = Self::place(hash(key), self.table.len() - 1);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is only a hint; `slot` is within the table.
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>(self.table.as_ptr().add(slot) as *const i8);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = slot;
     }
 
     /// Stores a key at the vacant slot [`Visited::probe`] just returned.
@@ -328,7 +345,7 @@ impl Order {
         lifo: false,
     };
 
-    fn rank(&self, state: &State) -> usize {
+    fn rank(&self, state: &State, survey: &Survey) -> usize {
         let mut next = 0;
         let foundation = state.foundation();
         for s in 0..SUITS as u8 {
@@ -344,32 +361,7 @@ impl Order {
                 }
             }
         }
-        let (mut own, mut any) = (0, 0);
-        for bottom in 0..CARDS as Card {
-            if state.below(bottom) != FLOOR {
-                continue;
-            }
-            let mut lowest = [14u8; SUITS];
-            let mut lowest_any = 14;
-            let mut card = bottom;
-            loop {
-                let (s, r) = (suit(card) as usize, rank(card));
-                if lowest[s] < r {
-                    own += 1;
-                } else {
-                    lowest[s] = r;
-                }
-                if lowest_any < r {
-                    any += 1;
-                } else {
-                    lowest_any = r;
-                }
-                match state.above(card) {
-                    Some(next) => card = next,
-                    None => break,
-                }
-            }
-        }
+        let (own, any) = (survey.own_suit_inversions, survey.any_inversions);
         let registers = state.rules().registers - state.free_registers();
         next * self.next_blockers as usize
             + own * self.own_suit_inversions as usize
@@ -479,8 +471,7 @@ pub fn search_with(
     progress: Option<Progress>,
 ) -> Report {
     let start = Instant::now();
-    let rules: &'static Rules = deal.id.rules;
-    let original = deal.original_below();
+    let decoder = KeyDecoder::new(deal);
     let root = State::new(deal);
     let mut stats = Stats {
         best_score: root.score(),
@@ -495,18 +486,18 @@ pub fn search_with(
         Report { outcome, stats }
     };
 
-    let mut visited = Visited::new();
+    let mut visited = Visited::new(limits.max_states);
     let mut frontier = Frontier::new(order.lifo);
     if root.is_won() {
         return finish(Outcome::Solved(Vec::new()), stats, &visited, &frontier);
     }
     let root_index = visited.insert(root.key(), NO_PARENT).expect("empty set");
-    frontier.push(root.score(), order.rank(&root), root_index);
+    frontier.push(root.score(), order.rank(&root, &root.survey()), root_index);
 
     let mut progress = progress;
     let mut last_report = start;
     let mut cut = false;
-    let mut moves = Vec::with_capacity(128);
+    let mut children: Vec<(Move, State)> = Vec::with_capacity(128);
     while let Some((score, index)) = frontier.pop() {
         if let Some(d) = limits.diff
             && score as usize + d as usize <= stats.best_score as usize
@@ -535,22 +526,35 @@ pub fn search_with(
                 report(&stats);
             }
         }
-        let state = State::from_key(rules, visited.key(index), &original);
-        moves.clear();
-        state.for_each_move(|m| moves.push(m));
-        for &mv in &moves {
+        let state = decoder.state(visited.key(index));
+        // All children first, so that their table slots are fetched from
+        // memory side by side: the look-ups are cache misses, and the main
+        // cost of the search.
+        children.clear();
+        state.for_each_move(|mv| {
             let mut child = state.clone();
             child.apply(mv);
+            visited.prefetch(&child.key());
+            children.push((mv, child));
+        });
+        for (mv, child) in &children {
+            let mv = *mv;
             if child.is_won() {
-                let mut path = path_to(&visited, rules, &original, index);
+                let mut path = path_to(&visited, &decoder, index);
                 path.push(mv);
-                return finish(Outcome::Solved(shorten(deal, path)), stats, &visited, &frontier);
+                return finish(
+                    Outcome::Solved(shorten(deal, path)),
+                    stats,
+                    &visited,
+                    &frontier,
+                );
             }
             let key = child.key();
             let Probe::Vacant { slot, tag } = visited.probe(&key) else {
                 continue;
             };
-            if child.has_dead_run() || child.has_stuck_card() {
+            let survey = child.survey();
+            if survey.stuck || child.has_dead_run() {
                 continue;
             }
             let child_index = visited.insert_at(slot, tag, &key, index);
@@ -564,7 +568,7 @@ pub fn search_with(
                     }
                 }
             }
-            frontier.push(child_score, order.rank(&child), child_index);
+            frontier.push(child_score, order.rank(child, &survey), child_index);
         }
         if visited.len() as u64 >= limits.max_states.min(MAX_STATES) {
             return finish(
@@ -585,12 +589,7 @@ pub fn search_with(
 
 /// The moves from the root to the stored position `index`: each step is
 /// the one move of the parent whose child has the stored key.
-fn path_to(
-    visited: &Visited,
-    rules: &'static Rules,
-    original: &[Option<Card>; CARDS],
-    index: u32,
-) -> Vec<Move> {
+fn path_to(visited: &Visited, decoder: &KeyDecoder, index: u32) -> Vec<Move> {
     let mut chain = vec![index];
     while visited.parent(*chain.last().unwrap()) != NO_PARENT {
         chain.push(visited.parent(*chain.last().unwrap()));
@@ -599,7 +598,7 @@ fn path_to(
     chain
         .windows(2)
         .map(|pair| {
-            let parent = State::from_key(rules, visited.key(pair[0]), original);
+            let parent = decoder.state(visited.key(pair[0]));
             let want = visited.key(pair[1]);
             let mut found = None;
             parent.for_each_move(|mv| {
@@ -630,8 +629,11 @@ pub fn shorten(deal: &Deal, moves: Vec<Move>) -> Vec<Move> {
             next.apply(mv);
             states.push(next);
         }
-        let position: rustc_hash::FxHashMap<Key, usize> =
-            states.iter().enumerate().map(|(i, s)| (s.key(), i)).collect();
+        let position: rustc_hash::FxHashMap<Key, usize> = states
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.key(), i))
+            .collect();
         // The first position with a shortcut of one or two moves, and the
         // farthest position it reaches.
         let mut cut = None;
@@ -783,7 +785,7 @@ mod tests {
 
     #[test]
     fn the_visited_set_stores_each_key_once() {
-        let mut v = Visited::new();
+        let mut v = Visited::new(16);
         let keys: Vec<Key> = (0..20_000u64)
             .map(|i| Key([i * 7919, i % 13, i % 5]))
             .collect();

@@ -154,6 +154,93 @@ impl Key {
     }
 }
 
+/// Rebuilds positions of one deal from their keys. What each 3-bit code
+/// means for each card is worked out once per deal, so decoding is a table
+/// look-up per card with no branch to mispredict (the search decodes every
+/// position it expands).
+pub struct KeyDecoder {
+    rules: &'static Rules,
+    below: [[u8; 8]; CARDS],
+}
+
+impl KeyDecoder {
+    pub fn new(deal: &Deal) -> KeyDecoder {
+        let original = deal.original_below();
+        let mut below = [[FOUNDATION; 8]; CARDS];
+        for card in 0..CARDS as Card {
+            let table = &mut below[card as usize];
+            // A code no key holds for this card decodes to the foundation.
+            table[code::ORIGINAL as usize] = original[card as usize].unwrap_or(FOUNDATION);
+            table[code::FLOOR as usize] = FLOOR;
+            table[code::REGISTER as usize] = REGISTER;
+            table[code::FOUNDATION as usize] = FOUNDATION;
+            if rank(card) < KING {
+                for s in 0..SUITS as u8 {
+                    table[(code::ON_SUIT + s as u64) as usize] = card_of(rank(card) + 1, s);
+                }
+            }
+        }
+        KeyDecoder {
+            rules: deal.id.rules,
+            below,
+        }
+    }
+
+    /// The position whose key is `key`.
+    #[inline]
+    pub fn state(&self, key: Key) -> State {
+        let mut state = State {
+            rules: self.rules,
+            below: [FOUNDATION; CARDS],
+            above: [NOTHING; CARDS],
+            foundation: [0; SUITS],
+            registers_used: 0,
+            empty_columns: 0,
+            key,
+        };
+        let mut bottoms = 0;
+        let mut registers = 0;
+        for card in 0..CARDS as Card {
+            let below = self.below[card as usize][key.get(card) as usize];
+            state.below[card as usize] = below;
+            bottoms += (below == FLOOR) as usize;
+            registers += (below == REGISTER) as u8;
+            state.foundation[suit(card) as usize] += (below == FOUNDATION) as u8;
+            if below < FLOOR {
+                state.above[below as usize] = card;
+            }
+        }
+        state.registers_used = registers;
+        state.empty_columns = (self.rules.columns - bottoms) as u8;
+        state
+    }
+}
+
+/// Facts about the columns of a position, gathered in one walk by
+/// [`State::survey`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Survey {
+    /// Cards lying above a lower card of their own suit: each must move
+    /// again before its suit can be finished.
+    pub own_suit_inversions: usize,
+    /// Cards lying above a lower card of any suit.
+    pub any_inversions: usize,
+    /// A card can never leave its place (games where a card only ever moves
+    /// onto a card one rank higher: no registers, empty columns take
+    /// nothing), so the position is lost.
+    ///
+    /// Soundness: let C lie above a lower card Y of its own suit, and let
+    /// every card C may be built on (one rank higher, allowed by the build
+    /// rule) be on the foundation or beneath C in C's column. C cannot go to
+    /// the foundation before Y, and Y stays covered until C has left. C can
+    /// only leave onto one of those cards as a column top: one on the
+    /// foundation never comes back, one beneath C stays covered until C has
+    /// left. So C never leaves. In Midnight Oil this contains SPEC §8's
+    /// two-card run (the card beneath need not be adjacent, nor the run at
+    /// the top).
+    pub stuck: bool,
+}
+
 /// A normalized position (SPEC §5).
 #[derive(Clone, Debug)]
 pub struct State {
@@ -207,49 +294,6 @@ impl State {
         }
         // Cards never placed above are on the foundation; none are at the start.
         state.normalize();
-        state
-    }
-
-    /// Rebuilds a position from its key; `original_below` is the deal's
-    /// [`Deal::original_below`].
-    pub fn from_key(
-        rules: &'static Rules,
-        key: Key,
-        original_below: &[Option<Card>; CARDS],
-    ) -> State {
-        let mut state = State {
-            rules,
-            below: [FOUNDATION; CARDS],
-            above: [NOTHING; CARDS],
-            foundation: [0; SUITS],
-            registers_used: 0,
-            empty_columns: 0,
-            key,
-        };
-        let mut bottoms = 0;
-        for card in 0..CARDS as Card {
-            let below = match key.get(card) {
-                code::ORIGINAL => original_below[card as usize].expect("key names a dealt card"),
-                code::FLOOR => {
-                    bottoms += 1;
-                    FLOOR
-                }
-                code::REGISTER => {
-                    state.registers_used += 1;
-                    REGISTER
-                }
-                code::FOUNDATION => {
-                    state.foundation[suit(card) as usize] += 1;
-                    FOUNDATION
-                }
-                on => card_of(rank(card) + 1, (on - code::ON_SUIT) as u8),
-            };
-            state.below[card as usize] = below;
-            if below < FLOOR {
-                state.above[below as usize] = card;
-            }
-        }
-        state.empty_columns = (rules.columns - bottoms) as u8;
         state
     }
 
@@ -515,44 +559,49 @@ impl State {
     /// can only ever move onto a card one rank higher or to the foundation
     /// (no registers, and empty columns take nothing: Midnight Oil, Baker's
     /// Dozen). Every card must leave its place to win, so such a position
-    /// is lost.
-    ///
-    /// Soundness: let C lie above a lower card Y of its own suit, and let
-    /// every card C may be built on (one rank higher, allowed by the build
-    /// rule) be on the foundation or beneath C in C's column. C cannot go to
-    /// the foundation before Y, and Y stays covered until C has left. C can
-    /// only leave onto one of those cards as a column top: one on the
-    /// foundation never comes back, one beneath C stays covered until C has
-    /// left. So C never leaves. In Midnight Oil this contains SPEC §8's
-    /// two-card run (the card beneath need not be adjacent, nor the run at
-    /// the top).
+    /// is lost. See [`Survey::stuck`].
     pub fn has_stuck_card(&self) -> bool {
+        self.survey().stuck
+    }
+
+    /// One walk up every column, for the facts the search prunes and
+    /// orders by.
+    #[inline]
+    pub fn survey(&self) -> Survey {
         let rules = self.rules;
-        if rules.registers > 0 || rules.empty_column != crate::rules::EmptyColumn::Nothing {
-            return false;
-        }
+        let only_onto_higher =
+            rules.registers == 0 && rules.empty_column == crate::rules::EmptyColumn::Nothing;
+        let mut survey = Survey::default();
         for bottom in 0..CARDS as Card {
             if self.below[bottom as usize] != FLOOR {
                 continue;
             }
             let mut lowest = [KING + 1; SUITS];
+            let mut lowest_any = KING + 1;
             let mut beneath = 0u64;
             let mut card = bottom;
             loop {
                 let (s, r) = (suit(card), rank(card));
                 if lowest[s as usize] < r {
-                    let can_leave = r < KING
-                        && (0..SUITS as u8).any(|t| {
-                            let onto = card_of(r + 1, t);
-                            rules.build.allows(card, onto)
-                                && self.foundation[t as usize] <= r
-                                && beneath & (1 << onto) == 0
-                        });
-                    if !can_leave {
-                        return true;
+                    survey.own_suit_inversions += 1;
+                    if only_onto_higher
+                        && !(r < KING
+                            && (0..SUITS as u8).any(|t| {
+                                let onto = card_of(r + 1, t);
+                                rules.build.allows(card, onto)
+                                    && self.foundation[t as usize] <= r
+                                    && beneath & (1 << onto) == 0
+                            }))
+                    {
+                        survey.stuck = true;
                     }
                 } else {
                     lowest[s as usize] = r;
+                }
+                if lowest_any < r {
+                    survey.any_inversions += 1;
+                } else {
+                    lowest_any = r;
                 }
                 beneath |= 1 << card;
                 match self.above(card) {
@@ -561,7 +610,7 @@ impl State {
                 }
             }
         }
-        false
+        survey
     }
 
     /// The same-suit dead-run rule of SPEC §8: a column whose top holds a
@@ -683,7 +732,7 @@ mod tests {
                     assert_eq!(dealt[..column.len()], column[..]);
                 }
                 let key = state.key();
-                let back = State::from_key(state.rules, key, &deal.original_below());
+                let back = KeyDecoder::new(&deal).state(key);
                 assert_eq!(back, state);
                 assert_eq!(back.empty_columns, state.empty_columns);
                 assert_eq!(back.registers_used, state.registers_used);
@@ -722,7 +771,7 @@ mod tests {
         for rules in &GAMES {
             for seed in 1..=30 {
                 let (deal, mut state) = initial(rules.alias, seed);
-                let original = deal.original_below();
+                let decoder = KeyDecoder::new(&deal);
                 for _ in 0..200 {
                     let mut moves = Vec::new();
                     state.for_each_move(|m| moves.push(m));
@@ -736,7 +785,7 @@ mod tests {
                     assert!(state.foundation.iter().zip(before).all(|(&a, b)| a >= b));
                     assert!(is_normalized(&state));
                     assert!(foundation_is_consistent(&state));
-                    let back = State::from_key(state.rules, state.key(), &original);
+                    let back = decoder.state(state.key());
                     assert_eq!(back, state);
                     assert_eq!(back.key(), state.key());
                     assert_eq!(back.empty_columns, state.empty_columns);
