@@ -326,12 +326,15 @@ fn run_search(deal: &Deal, file: &Path, args: &Args) -> Result<u8> {
     let s = &report.stats;
     let peak = search::peak_memory().unwrap_or(0);
     let summary = format!(
-        "{}: {} positions stored, {} expanded, {:.3} s, peak memory {} MB ({} B/position)",
+        "{}: {} positions stored, {} expanded, {:.3} s, {} search{}, peak memory {} MB for {} positions at once ({} B/position)",
         deal.id,
         s.stored,
         s.expanded,
         s.elapsed.as_secs_f64(),
+        s.attempts,
+        if s.attempts == 1 { "" } else { "es" },
         peak >> 20,
+        s.peak_stored,
         peak / s.peak_stored.max(1)
     );
     match report.outcome {
