@@ -197,6 +197,19 @@ impl Visited {
         let _ = slot;
     }
 
+    /// Asks the processor to start loading a stored position.
+    #[inline]
+    fn prefetch_entry(&self, index: u32) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is only a hint; `index` is a stored position.
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>(self.entries.as_ptr().add(index as usize) as *const i8);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = index;
+    }
+
     /// Stores a key at the vacant slot [`Visited::probe`] just returned.
     #[inline]
     fn insert_at(&mut self, slot: usize, tag: u32, key: &Key, parent: u32) -> u32 {
@@ -294,6 +307,16 @@ impl Frontier {
         self.count[score] -= 1;
         self.len -= 1;
         Some((score as u8, index))
+    }
+
+    /// The position [`Frontier::pop`] would give next, if nothing is pushed
+    /// before: a hint for prefetching.
+    fn peek(&self) -> Option<u32> {
+        let score = (0..=self.best).rev().find(|&s| self.count[s] > 0)?;
+        self.queues[score * (MAX_RANK + 1)..(score + 1) * (MAX_RANK + 1)]
+            .iter()
+            .find_map(|q| if self.lifo { q.back() } else { q.front() })
+            .copied()
     }
 
     /// Drops every position with a score below `floor` (the `--diff` cut).
@@ -544,15 +567,19 @@ pub fn search_with(
             }
         }
         let state = decoder.state(visited.key(index));
+        // The next position's key is most likely a cache miss: start it now.
+        if let Some(next) = frontier.peek() {
+            visited.prefetch_entry(next);
+        }
         // All children first, so that their table slots are fetched from
         // memory side by side: the look-ups are cache misses, and the main
         // cost of the search.
         children.clear();
         state.for_each_move(|mv| {
-            let mut child = state.clone();
+            children.push((mv, state.clone()));
+            let child = &mut children.last_mut().expect("just pushed").1;
             child.apply(mv);
             visited.prefetch(&child.key());
-            children.push((mv, child));
         });
         for (mv, child) in &children {
             let mv = *mv;
