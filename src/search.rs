@@ -8,6 +8,10 @@
 //! indices into that store, and the frontier holds indices too. A position
 //! is rebuilt from its key when it is expanded; moves are found again by
 //! comparing keys when the path is rebuilt at the end.
+//!
+//! [`search`] runs [`search_with`] with several orderings inside the
+//! buckets, small budgets first ([`PORTFOLIO`]); [`search_with`] is one such
+//! search.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -47,7 +51,8 @@ pub enum Outcome {
     /// A solution: the moves from the deal to the won position.
     Solved(Vec<Move>),
     /// Every reachable position was expanded: no solution exists (with
-    /// forced foundation moves; see [`Rules::forced_foundation_is_exact`]).
+    /// forced foundation moves; see
+    /// [`crate::rules::Rules::forced_foundation_is_exact`]).
     Insoluble,
     /// A limit or a cut stopped the search; nothing is proven.
     GaveUp(&'static str),
@@ -434,7 +439,9 @@ pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Repor
             total.elapsed = start.elapsed();
             let timed_out = limits.timeout.is_some_and(|t| total.elapsed >= t);
             match report.outcome {
-                Outcome::GaveUp(_) if !last_round && !timed_out => {}
+                // Only the budget is worth raising: a --diff cut stays a cut.
+                Outcome::GaveUp(_)
+                    if !last_round && !timed_out && s.stored >= attempt.max_states => {}
                 outcome => {
                     return Report {
                         outcome,

@@ -421,3 +421,27 @@ fn an_exhaustive_search_without_solution_says_insoluble() {
     let r = run(["mo.1", "-check", file.to_str().unwrap()]);
     assert_eq!(r.verdict(), ("ECHEC 1", 1), "{r:?}");
 }
+
+#[test]
+fn a_forgetting_distance_or_a_timeout_is_never_a_proof() {
+    let dir = TempDir::new("cuts");
+    let file = dir.join("st35.sol");
+    // Seahaven 35 is insoluble: exhaustively, INSOLUBLE...
+    let r = run(["st.35", "-search", file.to_str().unwrap()]);
+    assert_eq!(r.verdict(), ("INSOLUBLE", 2), "{r:?}");
+    // ...but with positions forgotten, the same search proves nothing.
+    let r = run(["st.35", "-search", file.to_str().unwrap(), "--diff", "1"]);
+    assert_eq!(r.verdict(), ("ECHEC", 1), "{r:?}");
+    assert!(r.reason().contains("--diff"), "{r:?}");
+    // A time limit too short for Baker's Dozen 64 (undecided after minutes).
+    let r = run([
+        "bd.64",
+        "-search",
+        file.to_str().unwrap(),
+        "--timeout",
+        "0.3",
+    ]);
+    assert_eq!(r.verdict(), ("ECHEC", 1), "{r:?}");
+    assert!(r.reason().contains("time limit"), "{r:?}");
+    assert!(!file.exists());
+}
