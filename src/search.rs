@@ -419,6 +419,7 @@ pub type Progress<'a> = &'a mut dyn FnMut(&Stats);
 
 /// Searches the deal for a solution within `limits`.
 pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Report {
+    return_freed_memory();
     let start = Instant::now();
     let mut progress = progress;
     let mut total = Stats::default();
@@ -741,6 +742,26 @@ pub fn shorten(deal: &Deal, moves: Vec<Move>) -> Vec<Move> {
             return moves;
         };
         moves.splice(i..j, via);
+    }
+}
+
+/// Makes glibc give large freed blocks back to the system at once. By
+/// default it raises its threshold for that after each large free, so the
+/// memory of one portfolio attempt could stay resident under the next and
+/// add to the peak. With a fixed 1 MB threshold, every large table is its
+/// own mapping, gone when freed (and grown by `mremap`, without a copy).
+fn return_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        unsafe extern "C" {
+            fn mallopt(param: i32, value: i32) -> i32;
+        }
+        const M_MMAP_THRESHOLD: i32 = -3;
+        // SAFETY: mallopt only sets an allocator parameter; glibc documents
+        // M_MMAP_THRESHOLD and accepts any value up to 32 MB.
+        unsafe {
+            mallopt(M_MMAP_THRESHOLD, 1 << 20);
+        }
     }
 }
 
