@@ -697,6 +697,9 @@ fn path_to(visited: &Visited, decoder: &KeyDecoder, index: u32) -> Vec<Move> {
 /// path, so the result is still a solution, never longer.
 pub fn shorten(deal: &Deal, moves: Vec<Move>) -> Vec<Move> {
     let mut moves = moves;
+    // Positions before `from` were scanned already and found no shortcut
+    // (a cut can only open one to the position it adds, just before it).
+    let mut from = 0;
     loop {
         let mut states = vec![State::new(deal)];
         for &mv in &moves {
@@ -712,7 +715,7 @@ pub fn shorten(deal: &Deal, moves: Vec<Move>) -> Vec<Move> {
         // The first position with a shortcut of one or two moves, and the
         // farthest position it reaches.
         let mut cut = None;
-        for (i, state) in states.iter().enumerate() {
+        for (i, state) in states.iter().enumerate().skip(from) {
             let mut best: Option<(usize, Vec<Move>)> = None;
             let mut consider = |j: usize, via: &[Move]| {
                 if j > i + via.len() && best.as_ref().is_none_or(|(b, _)| j > *b) {
@@ -742,6 +745,7 @@ pub fn shorten(deal: &Deal, moves: Vec<Move>) -> Vec<Move> {
             return moves;
         };
         moves.splice(i..j, via);
+        from = i.saturating_sub(2);
     }
 }
 
