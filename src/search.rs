@@ -883,6 +883,58 @@ mod tests {
     }
 
     #[test]
+    fn shorten_removes_a_detour_and_keeps_a_solution() {
+        let d = deal("fc", 1);
+        let Outcome::Solved(moves) = search(&d, &Limits::default(), None).outcome else {
+            panic!("fc.1 is solvable");
+        };
+        // Find a position where a top card lies on a card it may be built
+        // on, with a register free: park it and put it back, a detour.
+        let mut state = State::new(&d);
+        let mut detoured = None;
+        for (i, &mv) in moves.iter().enumerate() {
+            let park = (0..52u8).find(|&c| {
+                let below = state.below(c);
+                state.is_top(c)
+                    && below < crate::state::FLOOR
+                    && state.free_registers() > 0
+                    && state.rules().build.allows(c, below)
+            });
+            if let Some(card) = park {
+                let onto = state.below(card);
+                let mut longer = moves.clone();
+                longer.splice(
+                    i..i,
+                    [
+                        Move {
+                            card,
+                            dest: crate::state::Dest::Register,
+                        },
+                        Move {
+                            card,
+                            dest: crate::state::Dest::Card(onto),
+                        },
+                    ],
+                );
+                detoured = Some(longer);
+                break;
+            }
+            state.apply(mv);
+        }
+        let longer = detoured.expect("fc.1's solution passes such a position");
+        assert!(matches!(replay_moves(&d, &longer), Verdict::Won { .. }));
+        let shorter = shorten(&d, longer.clone());
+        assert!(matches!(replay_moves(&d, &shorter), Verdict::Won { .. }));
+        assert!(
+            shorter.len() <= moves.len(),
+            "{} > {}",
+            shorter.len(),
+            moves.len()
+        );
+        assert!(shorter.len() < longer.len());
+    }
+
+    #[test]
     fn the_visited_set_stores_each_key_once() {
         let mut v = Visited::new(16);
         let keys: Vec<Key> = (0..20_000u64)
