@@ -4,9 +4,9 @@
 //!
 //! Memory is the limit of an exhaustive search, so everything stored is
 //! small: a position is its 20-byte [`Key`] plus the index of the position
-//! it came from (24 bytes in all; 2 more for its depth), the visited set is a
-//! table of `u32`
-//! indices into that store, and the frontier holds indices too. A position
+//! it came from (24 bytes in all; 2 more for its depth), the visited set is
+//! a table of `u32` indices into that store, and the frontier holds indices
+//! too. A position
 //! is rebuilt from its key when it is expanded; moves are found again by
 //! comparing keys when the path is rebuilt at the end.
 //!
