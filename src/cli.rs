@@ -274,10 +274,7 @@ fn run_search(deal: &Deal, file: &Path, args: &Args) -> Result<u8> {
         Some(t) => bail!("--timeout {t}: expected a positive number of seconds"),
     };
     // Refuse an unwritable destination before searching, not after.
-    let dir = match file.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = solution::directory_of(file);
     if !dir.is_dir() {
         bail!(
             "cannot write '{}': no directory '{}'",
@@ -289,10 +286,7 @@ fn run_search(deal: &Deal, file: &Path, args: &Args) -> Result<u8> {
         bail!("cannot write '{}': it is a directory", file.display());
     }
     if let Some(path) = &args.xpat2 {
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
+        let dir = solution::directory_of(path);
         if !path.is_dir() && !dir.is_dir() {
             bail!(
                 "--xpat2 '{}': no directory '{}'",

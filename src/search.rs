@@ -772,16 +772,18 @@ fn return_freed_memory() {
 
 /// Peak resident memory of this process, in bytes (Linux), for reports.
 pub fn peak_memory() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
+    process_status_bytes("VmHWM:")
 }
 
 /// Resident memory now, in bytes (Linux).
 pub fn current_memory() -> Option<u64> {
+    process_status_bytes("VmRSS:")
+}
+
+/// A `kB` figure of `/proc/self/status`, in bytes.
+fn process_status_bytes(field: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
 }

@@ -90,14 +90,20 @@ pub fn format(moves: &[Move]) -> String {
     moves.iter().map(|m| format!("{m}\n")).collect()
 }
 
+/// The directory a file at `path` goes into (`.` for a bare file name):
+/// where the temporary file of [`write_atomically`] is made.
+pub fn directory_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
 /// Writes `bytes` to `path` whole or not at all: a temporary file in the
 /// same directory, flushed to disk, then renamed over `path`. A reader
 /// never sees half a file, and a failure leaves an existing file alone.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = directory_of(path);
     let name = path
         .file_name()
         .with_context(|| format!("cannot write to '{}': not a file name", path.display()))?;
