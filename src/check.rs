@@ -117,15 +117,8 @@ fn describe(mv: Move) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{GameId, find};
+    use crate::deal::test_deal as deal;
     use crate::solution::parse;
-
-    fn deal(game: &str, seed: u32) -> Deal {
-        Deal::new(GameId {
-            rules: find(game).unwrap(),
-            seed,
-        })
-    }
 
     #[test]
     fn nothing_played_is_not_won() {

@@ -57,17 +57,20 @@ impl Deal {
     }
 }
 
+/// The deal of `game` (long name or alias) and `seed`, for tests.
+#[cfg(test)]
+pub(crate) fn test_deal(game: &str, seed: u32) -> Deal {
+    Deal::new(GameId {
+        rules: crate::rules::find(game).expect("a known game"),
+        seed,
+    })
+}
+
 #[cfg(test)]
 mod tests {
+    use super::test_deal as deal;
     use super::*;
     use crate::rules::GAMES;
-
-    fn deal(game: &str, seed: u32) -> Deal {
-        Deal::new(GameId {
-            rules: crate::rules::find(game).unwrap(),
-            seed,
-        })
-    }
 
     #[test]
     fn every_game_deals_its_shape_with_52_distinct_cards() {

@@ -792,14 +792,7 @@ fn process_status_bytes(field: &str) -> Option<u64> {
 mod tests {
     use super::*;
     use crate::check::{Verdict, replay_moves};
-    use crate::rules::{GameId, find};
-
-    fn deal(game: &str, seed: u32) -> Deal {
-        Deal::new(GameId {
-            rules: find(game).unwrap(),
-            seed,
-        })
-    }
+    use crate::deal::test_deal as deal;
 
     #[test]
     fn solutions_found_replay_as_won() {

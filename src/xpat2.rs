@@ -305,16 +305,10 @@ pub fn export(deal: &Deal, moves: &[Move], at: At, path: &Path) -> Result<PathBu
 mod tests {
     use super::*;
     use crate::cards::suit;
+    use crate::deal::test_deal as deal;
     use crate::rules::find;
     use crate::search::{self, Limits, Outcome};
     use crate::state::State;
-
-    fn deal(game: &str, seed: u32) -> Deal {
-        Deal::new(GameId {
-            rules: find(game).unwrap(),
-            seed,
-        })
-    }
 
     /// A solution of the first of `seeds` the search solves quickly.
     fn solve(game: &str, seeds: &[u32]) -> (Deal, Vec<Move>) {
