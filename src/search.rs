@@ -628,7 +628,7 @@ pub fn search_with(
                 continue;
             };
             let survey = child.survey();
-            if survey.stuck || child.has_dead_run() {
+            if survey.stuck || survey.dead_run {
                 continue;
             }
             let child_index = visited.insert_at(slot, tag, &key, index);

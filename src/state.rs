@@ -239,6 +239,10 @@ pub struct Survey {
     /// two-card run (the card beneath need not be adjacent, nor the run at
     /// the top).
     pub stuck: bool,
+    /// SPEC §8: a column's top holds a decreasing same-suit run too long to
+    /// move again (see [`Rules::dead_run_length`]) over a lower card of its
+    /// suit, so the column can never be cleared and the position is lost.
+    pub dead_run: bool,
 }
 
 /// A normalized position (SPEC §5).
@@ -571,6 +575,7 @@ impl State {
         let rules = self.rules;
         let only_onto_higher =
             rules.registers == 0 && rules.empty_column == crate::rules::EmptyColumn::Nothing;
+        let dead_run = rules.dead_run_length();
         let mut survey = Survey::default();
         for bottom in 0..CARDS as Card {
             if self.below[bottom as usize] != FLOOR {
@@ -579,9 +584,17 @@ impl State {
             let mut lowest = [KING + 1; SUITS];
             let mut lowest_any = KING + 1;
             let mut beneath = 0u64;
+            // Length of the decreasing same-suit run ending at `card`.
+            let mut run = 0;
             let mut card = bottom;
             loop {
                 let (s, r) = (suit(card), rank(card));
+                let under = self.below[card as usize];
+                run = if under < FLOOR && suit(under) == s && rank(under) == r + 1 {
+                    run + 1
+                } else {
+                    1
+                };
                 if lowest[s as usize] < r {
                     survey.own_suit_inversions += 1;
                     if only_onto_higher
@@ -606,7 +619,16 @@ impl State {
                 beneath |= 1 << card;
                 match self.above(card) {
                     Some(next) => card = next,
-                    None => break,
+                    None => {
+                        // The top card: `lowest` now covers the run and
+                        // everything beneath it, and the run's cards are all
+                        // higher than the top, so a lower card of its suit
+                        // lies beneath the run exactly when `lowest` says so.
+                        if dead_run.is_some_and(|limit| run >= limit) && lowest[s as usize] < r {
+                            survey.dead_run = true;
+                        }
+                        break;
+                    }
                 }
             }
         }
@@ -618,36 +640,7 @@ impl State {
     /// [`Rules::dead_run_length`]) over a lower card of that suit can never
     /// be cleared, so the position can never be won.
     pub fn has_dead_run(&self) -> bool {
-        let Some(limit) = self.rules.dead_run_length() else {
-            return false;
-        };
-        for top in 0..CARDS as Card {
-            if !self.is_top(top) {
-                continue;
-            }
-            let mut head = top;
-            let mut length = 1;
-            loop {
-                let below = self.below[head as usize];
-                if below < FLOOR && suit(below) == suit(top) && rank(below) == rank(head) + 1 {
-                    head = below;
-                    length += 1;
-                } else {
-                    break;
-                }
-            }
-            if length < limit {
-                continue;
-            }
-            let mut under = self.below[head as usize];
-            while under < FLOOR {
-                if suit(under) == suit(top) && rank(under) < rank(top) {
-                    return true;
-                }
-                under = self.below[under as usize];
-            }
-        }
-        false
+        self.survey().dead_run
     }
 }
 
@@ -911,6 +904,67 @@ mod tests {
                 Ok(())
             );
         }
+    }
+
+    /// SPEC §8 read literally, walking down from every top: the oracle
+    /// for [`Survey::dead_run`].
+    fn dead_run_by_walking_down(state: &State) -> bool {
+        let Some(limit) = state.rules.dead_run_length() else {
+            return false;
+        };
+        for top in 0..CARDS as Card {
+            if !state.is_top(top) {
+                continue;
+            }
+            let mut head = top;
+            let mut length = 1;
+            loop {
+                let below = state.below[head as usize];
+                if below < FLOOR && suit(below) == suit(top) && rank(below) == rank(head) + 1 {
+                    head = below;
+                    length += 1;
+                } else {
+                    break;
+                }
+            }
+            if length < limit {
+                continue;
+            }
+            let mut under = state.below[head as usize];
+            while under < FLOOR {
+                if suit(under) == suit(top) && rank(under) < rank(top) {
+                    return true;
+                }
+                under = state.below[under as usize];
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn the_survey_finds_the_dead_runs_a_literal_walk_finds() {
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        let mut seen = [0, 0];
+        for game in ["st", "mo"] {
+            for seed in 1..=60 {
+                let (_, mut state) = initial(game, seed);
+                for _ in 0..150 {
+                    let dead = dead_run_by_walking_down(&state);
+                    assert_eq!(state.survey().dead_run, dead, "{game}.{seed}");
+                    seen[dead as usize] += 1;
+                    let mut moves = Vec::new();
+                    state.for_each_move(|m| moves.push(m));
+                    if moves.is_empty() {
+                        break;
+                    }
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    state.apply(moves[(rng % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(seen[0] > 100 && seen[1] > 10, "{seen:?}");
     }
 
     #[test]
