@@ -269,8 +269,9 @@ const MAX_RANK: usize = 63;
 struct Frontier {
     lifo: bool,
     queues: Vec<VecDeque<u32>>,
-    /// Waiting positions per score.
-    count: [u32; CARDS + 1],
+    /// Per score, a bit per tie-break value whose queue is not empty: the
+    /// next queue is one `trailing_zeros` away, with no scan.
+    nonempty: [u64; CARDS + 1],
     len: u64,
     /// No waiting position has a higher score.
     best: usize,
@@ -283,61 +284,73 @@ impl Frontier {
             queues: (0..(CARDS + 1) * (MAX_RANK + 1))
                 .map(|_| VecDeque::new())
                 .collect(),
-            count: [0; CARDS + 1],
+            nonempty: [0; CARDS + 1],
             len: 0,
             best: 0,
         }
     }
 
+    #[inline]
     fn push(&mut self, score: u8, tie: usize, index: u32) {
         let score = score as usize;
-        self.queues[score * (MAX_RANK + 1) + tie.min(MAX_RANK)].push_back(index);
-        self.count[score] += 1;
+        let tie = tie.min(MAX_RANK);
+        self.queues[score * (MAX_RANK + 1) + tie].push_back(index);
+        self.nonempty[score] |= 1 << tie;
         self.len += 1;
         self.best = self.best.max(score);
     }
 
+    #[inline]
     fn pop(&mut self) -> Option<(u8, u32)> {
-        while self.count[self.best] == 0 {
+        while self.nonempty[self.best] == 0 {
             if self.best == 0 {
                 return None;
             }
             self.best -= 1;
         }
         let score = self.best;
-        let queues = &mut self.queues[score * (MAX_RANK + 1)..(score + 1) * (MAX_RANK + 1)];
-        let lifo = self.lifo;
-        let index = queues
-            .iter_mut()
-            .find_map(|q| if lifo { q.pop_back() } else { q.pop_front() })?;
-        self.count[score] -= 1;
+        let tie = self.nonempty[score].trailing_zeros() as usize;
+        let queue = &mut self.queues[score * (MAX_RANK + 1) + tie];
+        let index = if self.lifo {
+            queue.pop_back()
+        } else {
+            queue.pop_front()
+        }?;
+        if queue.is_empty() {
+            self.nonempty[score] &= !(1 << tie);
+        }
         self.len -= 1;
         Some((score as u8, index))
     }
 
     /// The position [`Frontier::pop`] would give next, if nothing is pushed
     /// before: a hint for prefetching.
+    #[inline]
     fn peek(&self) -> Option<u32> {
-        let score = (0..=self.best).rev().find(|&s| self.count[s] > 0)?;
-        self.queues[score * (MAX_RANK + 1)..(score + 1) * (MAX_RANK + 1)]
-            .iter()
-            .find_map(|q| if self.lifo { q.back() } else { q.front() })
-            .copied()
+        let score = (0..=self.best).rev().find(|&s| self.nonempty[s] != 0)?;
+        let queue =
+            &self.queues[score * (MAX_RANK + 1) + self.nonempty[score].trailing_zeros() as usize];
+        if self.lifo {
+            queue.back()
+        } else {
+            queue.front()
+        }
+        .copied()
     }
 
     /// Drops every position with a score below `floor` (the `--diff` cut).
     fn forget_below(&mut self, floor: usize) -> u64 {
         let mut dropped = 0;
         for score in 0..floor.min(CARDS + 1) {
-            if self.count[score] > 0 {
+            if self.nonempty[score] != 0 {
                 for q in &mut self.queues[score * (MAX_RANK + 1)..(score + 1) * (MAX_RANK + 1)] {
                     dropped += q.len() as u64;
                     *q = VecDeque::new();
                 }
-                self.len -= self.count[score] as u64;
-                self.count[score] = 0;
+                self.nonempty[score] = 0;
             }
         }
+        self.len -= dropped;
         dropped
     }
 }
