@@ -170,11 +170,17 @@ impl Visited {
     /// [`Visited::insert_at`].
     #[inline]
     fn probe(&mut self, key: &Key) -> Probe {
+        self.probe_hashed(key, hash(key))
+    }
+
+    /// [`Visited::probe`] with the key's [`hash`] already computed.
+    #[inline]
+    fn probe_hashed(&mut self, key: &Key, hash: u64) -> Probe {
         if (self.entries.len() + 1) * 10 > self.table.len() * 7 {
             self.grow();
         }
         let mask = self.table.len() - 1;
-        let (mut slot, tag) = Self::place(hash(key), mask);
+        let (mut slot, tag) = Self::place(hash, mask);
         let tag = tag << INDEX_BITS;
         loop {
             let at = self.table[slot];
@@ -189,10 +195,11 @@ impl Visited {
         }
     }
 
-    /// Asks the processor to start loading `key`'s first table slot.
+    /// Asks the processor to start loading the first table slot of a key
+    /// of this [`hash`].
     #[inline]
-    fn prefetch(&self, key: &Key) {
-        let (slot, _) = Self::place(hash(key), self.table.len() - 1);
+    fn prefetch(&self, hash: u64) {
+        let (slot, _) = Self::place(hash, self.table.len() - 1);
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a prefetch is only a hint; `slot` is within the table.
         unsafe {
@@ -201,6 +208,30 @@ impl Visited {
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = slot;
+    }
+
+    /// Once the table slots of a key of this [`hash`] are loaded (see
+    /// [`Visited::prefetch`]): asks the processor to start loading the
+    /// stored position of the first slot whose tag matches, the one
+    /// [`Visited::probe`] will compare with. A key already stored is a
+    /// cache miss on its entry; started side by side for all the children
+    /// of a position, those misses overlap.
+    #[inline]
+    fn prefetch_match(&self, hash: u64) {
+        let mask = self.table.len() - 1;
+        let (mut slot, tag) = Self::place(hash, mask);
+        let tag = tag << INDEX_BITS;
+        loop {
+            let at = self.table[slot];
+            if at == 0 {
+                return;
+            }
+            if at & !INDEX_MASK == tag {
+                self.prefetch_entry((at & INDEX_MASK) - 1);
+                return;
+            }
+            slot = (slot + 1) & mask;
+        }
     }
 
     /// Asks the processor to start loading a stored position.
@@ -580,7 +611,7 @@ pub fn search_with(
     let mut progress = progress;
     let mut last_report = start;
     let mut cut = false;
-    let mut children: Vec<(Move, State)> = Vec::with_capacity(128);
+    let mut children: Vec<(Move, State, u64)> = Vec::with_capacity(128);
     while let Some((score, index)) = frontier.pop() {
         if let Some(d) = limits.diff
             && score as usize + d as usize <= stats.best_score as usize
@@ -619,12 +650,16 @@ pub fn search_with(
         // cost of the search.
         children.clear();
         state.for_each_move(|mv| {
-            children.push((mv, state.clone()));
-            let child = &mut children.last_mut().expect("just pushed").1;
+            children.push((mv, state.clone(), 0));
+            let (_, child, h) = children.last_mut().expect("just pushed");
             child.apply(mv);
-            visited.prefetch(&child.key());
+            *h = hash(&child.key());
+            visited.prefetch(*h);
         });
-        for (mv, child) in &children {
+        for &(_, _, h) in &children {
+            visited.prefetch_match(h);
+        }
+        for (mv, child, h) in &children {
             let mv = *mv;
             if child.is_won() {
                 let mut path = path_to(&visited, &decoder, index);
@@ -637,7 +672,7 @@ pub fn search_with(
                 );
             }
             let key = child.key();
-            let Probe::Vacant { slot, tag } = visited.probe(&key) else {
+            let Probe::Vacant { slot, tag } = visited.probe_hashed(&key, *h) else {
                 continue;
             };
             let survey = child.survey();
