@@ -146,12 +146,6 @@ impl Key {
         let (word, shift) = (c / CARDS_PER_WORD, 3 * (c % CARDS_PER_WORD));
         self.0[word] = (self.0[word] & !(7 << shift)) | (code << shift);
     }
-
-    #[inline]
-    fn get(&self, card: Card) -> u64 {
-        let c = card as usize;
-        (self.0[c / CARDS_PER_WORD] >> (3 * (c % CARDS_PER_WORD))) & 7
-    }
 }
 
 /// Rebuilds positions of one deal from their keys. What each 3-bit code
@@ -192,29 +186,76 @@ impl KeyDecoder {
         let mut state = State {
             rules: self.rules,
             below: [FOUNDATION; CARDS],
-            above: [NOTHING; CARDS],
+            above: [NOTHING; ABOVE_LEN],
             foundation: [0; SUITS],
             registers_used: 0,
             empty_columns: 0,
             key,
         };
+        // The counts come from the key's bits, a word at a time: for each
+        // 3-bit field, whether it holds one code.
         let mut bottoms = 0;
         let mut registers = 0;
-        for card in 0..CARDS as Card {
-            let below = self.below[card as usize][key.get(card) as usize];
-            state.below[card as usize] = below;
-            bottoms += (below == FLOOR) as usize;
-            registers += (below == REGISTER) as u8;
-            state.foundation[suit(card) as usize] += (below == FOUNDATION) as u8;
-            if below < FLOOR {
-                state.above[below as usize] = card;
+        for (word, &bits) in key.0.iter().enumerate() {
+            let (b0, b1, b2) = (bits & FIELDS, (bits >> 1) & FIELDS, (bits >> 2) & FIELDS);
+            let floor = b0 & !b1 & !b2;
+            let register = !b0 & b1 & !b2;
+            let foundation = b0 & b1 & !b2;
+            bottoms += floor.count_ones();
+            registers += register.count_ones();
+            for (s, height) in state.foundation.iter_mut().enumerate() {
+                *height += (foundation & SUIT_FIELDS[word][s]).count_ones() as u8;
             }
         }
-        state.registers_used = registers;
-        state.empty_columns = (self.rules.columns - bottoms) as u8;
+        // Then what lies below each card, and above: a card on the floor, in
+        // a register or on the foundation marks the slot past the cards,
+        // with no branch to mispredict.
+        for (word, &bits) in key.0.iter().enumerate() {
+            let first = word * CARDS_PER_WORD;
+            let cards = (CARDS - first).min(CARDS_PER_WORD);
+            let mut bits = bits;
+            for card in first..first + cards {
+                let below = self.below[card][(bits & 7) as usize];
+                bits >>= 3;
+                state.below[card] = below;
+                state.above[below as usize] = card as u8;
+            }
+        }
+        state.above[FLOOR as usize..].fill(NOTHING);
+        state.registers_used = registers as u8;
+        state.empty_columns = (self.rules.columns - bottoms as usize) as u8;
         state
     }
 }
+
+/// The lowest bit of every 3-bit field of a key word.
+const FIELDS: u64 = {
+    let mut m = 0;
+    let mut i = 0;
+    while i < CARDS_PER_WORD {
+        m |= 1 << (3 * i);
+        i += 1;
+    }
+    m
+};
+
+/// Per key word and suit: the lowest bit of the fields of that suit's cards.
+const SUIT_FIELDS: [[u64; SUITS]; 3] = {
+    let mut m = [[0; SUITS]; 3];
+    let mut card = 0;
+    while card < CARDS {
+        m[card / CARDS_PER_WORD][card % SUITS] |= 1 << (3 * (card % CARDS_PER_WORD));
+        card += 1;
+    }
+    m
+};
+
+/// Every card of suit 0, a bit per card; shifted by a suit, that suit's.
+const SUIT_CARDS: u64 = 0x1_1111_1111_1111;
+
+/// Length of `State::above`: one slot per card, and past them slots that
+/// [`FLOOR`], [`REGISTER`] and [`FOUNDATION`] index, written and ignored.
+const ABOVE_LEN: usize = FOUNDATION as usize + 1;
 
 /// Facts about the columns of a position, gathered in one walk by
 /// [`State::survey`].
@@ -253,7 +294,7 @@ pub struct State {
     /// [`FOUNDATION`].
     below: [u8; CARDS],
     /// The card lying on each card, or `NOTHING`.
-    above: [u8; CARDS],
+    above: [u8; ABOVE_LEN],
     /// Cards on the foundation, per suit.
     foundation: [u8; SUITS],
     registers_used: u8,
@@ -277,7 +318,7 @@ impl State {
         let mut state = State {
             rules,
             below: [FOUNDATION; CARDS],
-            above: [NOTHING; CARDS],
+            above: [NOTHING; ABOVE_LEN],
             foundation: [0; SUITS],
             registers_used: 0,
             empty_columns: 0,
@@ -575,64 +616,66 @@ impl State {
         let rules = self.rules;
         let only_onto_higher =
             rules.registers == 0 && rules.empty_column == crate::rules::EmptyColumn::Nothing;
-        let dead_run = rules.dead_run_length();
+        let dead_run = rules.dead_run_length().unwrap_or(usize::MAX);
         let mut survey = Survey::default();
-        for bottom in 0..CARDS as Card {
-            if self.below[bottom as usize] != FLOOR {
-                continue;
-            }
-            let mut lowest = [KING + 1; SUITS];
-            let mut lowest_any = KING + 1;
+        let mut bottoms = self.floor_cards();
+        while bottoms != 0 {
+            let bottom = bottoms.trailing_zeros() as Card;
+            bottoms &= bottoms - 1;
+            // The cards beneath `card` in its column, a bit per card.
             let mut beneath = 0u64;
-            // Length of the decreasing same-suit run ending at `card`.
+            // Length of the decreasing same-suit run ending at `card`, and
+            // the card beneath it.
             let mut run = 0;
+            let mut under = NOTHING;
             let mut card = bottom;
             loop {
-                let (s, r) = (suit(card), rank(card));
-                let under = self.below[card as usize];
-                run = if under < FLOOR && suit(under) == s && rank(under) == r + 1 {
-                    run + 1
-                } else {
-                    1
-                };
-                if lowest[s as usize] < r {
-                    survey.own_suit_inversions += 1;
-                    if only_onto_higher
-                        && !(r < KING
-                            && (0..SUITS as u8).any(|t| {
-                                let onto = card_of(r + 1, t);
-                                rules.build.allows(card, onto)
-                                    && self.foundation[t as usize] <= r
-                                    && beneath & (1 << onto) == 0
-                            }))
+                // Card numbers grow with rank: the bits below `card`'s rank
+                // are the lower cards, and every fourth of them its suit's.
+                run = if under == card + 4 { run + 1 } else { 1 };
+                let lower = beneath & ((1u64 << (card & !3)) - 1);
+                let own = lower & (SUIT_CARDS << suit(card)) != 0;
+                survey.any_inversions += (lower != 0) as usize;
+                survey.own_suit_inversions += own as usize;
+                if own && only_onto_higher {
+                    let r = rank(card);
+                    if !(r < KING
+                        && (0..SUITS as u8).any(|t| {
+                            let onto = card_of(r + 1, t);
+                            rules.build.allows(card, onto)
+                                && self.foundation[t as usize] <= r
+                                && beneath & (1 << onto) == 0
+                        }))
                     {
                         survey.stuck = true;
                     }
-                } else {
-                    lowest[s as usize] = r;
-                }
-                if lowest_any < r {
-                    survey.any_inversions += 1;
-                } else {
-                    lowest_any = r;
                 }
                 beneath |= 1 << card;
-                match self.above(card) {
-                    Some(next) => card = next,
-                    None => {
-                        // The top card: `lowest` now covers the run and
-                        // everything beneath it, and the run's cards are all
-                        // higher than the top, so a lower card of its suit
-                        // lies beneath the run exactly when `lowest` says so.
-                        if dead_run.is_some_and(|limit| run >= limit) && lowest[s as usize] < r {
-                            survey.dead_run = true;
-                        }
-                        break;
+                let next = self.above[card as usize];
+                if next == NOTHING {
+                    // The top card: the run's cards are all higher than it,
+                    // so a lower card of its suit lies beneath the run
+                    // exactly when one lies beneath the top.
+                    if own && run >= dead_run {
+                        survey.dead_run = true;
                     }
+                    break;
                 }
+                under = card;
+                card = next;
             }
         }
         survey
+    }
+
+    /// The bottom cards of the columns, a bit per card.
+    #[inline]
+    fn floor_cards(&self) -> u64 {
+        let mut bits = 0u64;
+        for (card, &below) in self.below.iter().enumerate() {
+            bits |= ((below == FLOOR) as u64) << card;
+        }
+        bits
     }
 
     /// The same-suit dead-run rule of SPEC §8: a column whose top holds a
@@ -965,6 +1008,99 @@ mod tests {
             }
         }
         assert!(seen[0] > 100 && seen[1] > 10, "{seen:?}");
+    }
+
+    /// The survey of the first version, with a rank comparison per card
+    /// instead of bit masks: the oracle for [`State::survey`].
+    fn survey_by_walking(state: &State) -> Survey {
+        let rules = state.rules;
+        let only_onto_higher =
+            rules.registers == 0 && rules.empty_column == crate::rules::EmptyColumn::Nothing;
+        let dead_run = rules.dead_run_length();
+        let mut survey = Survey::default();
+        for bottom in 0..CARDS as Card {
+            if state.below[bottom as usize] != FLOOR {
+                continue;
+            }
+            let mut lowest = [KING + 1; SUITS];
+            let mut lowest_any = KING + 1;
+            let mut beneath = 0u64;
+            // Length of the decreasing same-suit run ending at `card`.
+            let mut run = 0;
+            let mut card = bottom;
+            loop {
+                let (s, r) = (suit(card), rank(card));
+                let under = state.below[card as usize];
+                run = if under < FLOOR && suit(under) == s && rank(under) == r + 1 {
+                    run + 1
+                } else {
+                    1
+                };
+                if lowest[s as usize] < r {
+                    survey.own_suit_inversions += 1;
+                    if only_onto_higher
+                        && !(r < KING
+                            && (0..SUITS as u8).any(|t| {
+                                let onto = card_of(r + 1, t);
+                                rules.build.allows(card, onto)
+                                    && state.foundation[t as usize] <= r
+                                    && beneath & (1 << onto) == 0
+                            }))
+                    {
+                        survey.stuck = true;
+                    }
+                } else {
+                    lowest[s as usize] = r;
+                }
+                if lowest_any < r {
+                    survey.any_inversions += 1;
+                } else {
+                    lowest_any = r;
+                }
+                beneath |= 1 << card;
+                match state.above(card) {
+                    Some(next) => card = next,
+                    None => {
+                        // The top card: `lowest` now covers the run and
+                        // everything beneath it, and the run's cards are all
+                        // higher than the top, so a lower card of its suit
+                        // lies beneath the run exactly when `lowest` says so.
+                        if dead_run.is_some_and(|limit| run >= limit) && lowest[s as usize] < r {
+                            survey.dead_run = true;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        survey
+    }
+
+    #[test]
+    fn the_survey_counts_what_a_walk_by_ranks_counts() {
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        for rules in &GAMES {
+            for seed in 1..=40 {
+                let (_, mut state) = initial(rules.alias, seed);
+                for _ in 0..200 {
+                    assert_eq!(
+                        state.survey(),
+                        survey_by_walking(&state),
+                        "{}.{seed}",
+                        rules.alias
+                    );
+                    let mut moves = Vec::new();
+                    state.for_each_move(|m| moves.push(m));
+                    if moves.is_empty() {
+                        break;
+                    }
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    state.apply(moves[(rng % moves.len() as u64) as usize]);
+                }
+            }
+        }
     }
 
     #[test]
