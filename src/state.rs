@@ -250,6 +250,87 @@ const SUIT_FIELDS: [[u64; SUITS]; 3] = {
     m
 };
 
+/// Cards by where they lie, a bit per card (bit `c` for card `c`).
+struct CardBits {
+    /// On a column's floor: the bottom cards.
+    floor: u64,
+    /// In a column: on a card or on the floor.
+    in_column: u64,
+    register: u64,
+}
+
+/// Where each card lies, from `State::below`, 16 cards at a time on x86-64
+/// (SSE2 byte compares and move-masks).
+#[inline]
+fn card_bits(below: &[u8; CARDS]) -> CardBits {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        let mut bits = CardBits {
+            floor: 0,
+            in_column: 0,
+            register: 0,
+        };
+        // Cards 36..52 last: 16 bytes from 36 overlap the chunk before and
+        // end with the array.
+        for first in [0, 16, 32, 36] {
+            let bytes = &below[first..first + 16];
+            // SAFETY: SSE2 is part of x86-64; the load reads the 16 bytes
+            // of `bytes`. Codes are below 128, so signed compares are right.
+            unsafe {
+                let v = _mm_loadu_si128(bytes.as_ptr().cast());
+                let mask = |m| (_mm_movemask_epi8(m) as u32 as u64) << first;
+                bits.floor |= mask(_mm_cmpeq_epi8(v, _mm_set1_epi8(FLOOR as i8)));
+                bits.in_column |= mask(_mm_cmplt_epi8(v, _mm_set1_epi8(FLOOR as i8 + 1)));
+                bits.register |= mask(_mm_cmpeq_epi8(v, _mm_set1_epi8(REGISTER as i8)));
+            }
+        }
+        bits
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut bits = CardBits {
+            floor: 0,
+            in_column: 0,
+            register: 0,
+        };
+        for (card, &b) in below.iter().enumerate() {
+            bits.floor |= ((b == FLOOR) as u64) << card;
+            bits.in_column |= ((b <= FLOOR) as u64) << card;
+            bits.register |= ((b == REGISTER) as u64) << card;
+        }
+        bits
+    }
+}
+
+/// The cards nothing lies on, from `State::above`, a bit per card.
+#[inline]
+fn top_bits(above: &[u8; ABOVE_LEN]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        let mut bits = 0;
+        for first in [0, 16, 32, 36] {
+            let bytes = &above[first..first + 16];
+            // SAFETY: as in `card_bits`; `NOTHING` is -1 as a signed byte.
+            unsafe {
+                let v = _mm_loadu_si128(bytes.as_ptr().cast());
+                let m = _mm_cmpeq_epi8(v, _mm_set1_epi8(NOTHING as i8));
+                bits |= (_mm_movemask_epi8(m) as u32 as u64) << first;
+            }
+        }
+        bits
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut bits = 0;
+        for (card, &a) in above[..CARDS].iter().enumerate() {
+            bits |= ((a == NOTHING) as u64) << card;
+        }
+        bits
+    }
+}
+
 /// Every card of suit 0, a bit per card; shifted by a suit, that suit's.
 const SUIT_CARDS: u64 = 0x1_1111_1111_1111;
 
@@ -568,16 +649,23 @@ impl State {
     pub fn for_each_move(&self, mut f: impl FnMut(Move)) {
         let rules = self.rules;
         let can_register = (self.registers_used as usize) < rules.registers;
-        for card in 0..CARDS as Card {
+        // A bit per card: column tops, and cards in registers.
+        let bits = card_bits(&self.below);
+        let tops = bits.in_column & top_bits(&self.above);
+        let registers = bits.register;
+        let mut movable = tops | registers;
+        while movable != 0 {
+            let card = movable.trailing_zeros() as Card;
+            movable &= movable - 1;
             let below = self.below[card as usize];
             let in_register = below == REGISTER;
-            if !(in_register || (below <= FLOOR && self.above[card as usize] == NOTHING)) {
-                continue;
-            }
             if rank(card) < KING {
-                let higher = card_of(rank(card) + 1, 0);
-                for onto in higher..higher + SUITS as u8 {
-                    if self.is_top(onto) && rules.build.allows(card, onto) {
+                // The four cards one rank higher, those that are tops.
+                let mut targets = tops & (0xF << card_of(rank(card) + 1, 0));
+                while targets != 0 {
+                    let onto = targets.trailing_zeros() as Card;
+                    targets &= targets - 1;
+                    if rules.build.allows(card, onto) {
                         f(Move {
                             card,
                             dest: Dest::Card(onto),
@@ -671,11 +759,7 @@ impl State {
     /// The bottom cards of the columns, a bit per card.
     #[inline]
     fn floor_cards(&self) -> u64 {
-        let mut bits = 0u64;
-        for (card, &below) in self.below.iter().enumerate() {
-            bits |= ((below == FLOOR) as u64) << card;
-        }
-        bits
+        card_bits(&self.below).floor
     }
 
     /// The same-suit dead-run rule of SPEC §8: a column whose top holds a
