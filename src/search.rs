@@ -12,7 +12,9 @@
 //!
 //! [`search`] runs [`search_with`] with several orderings inside the
 //! buckets, small budgets first ([`PORTFOLIO`]); [`search_with`] is one such
-//! search.
+//! search. A few of those attempts are depth-first instead (a [`Stack`] in
+//! place of the buckets), for the Baker's Dozen deals the buckets miss; the
+//! last, unbounded attempt is always the buckets'.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -386,6 +388,101 @@ impl Frontier {
     }
 }
 
+/// What a search keeps waiting to be expanded: the score buckets of
+/// [`Frontier`], or the [`Stack`] of a depth-first attempt.
+trait Waiting {
+    /// Adds a stored position with its score and tie-break (lower first).
+    fn push(&mut self, score: u8, tie: usize, index: u32);
+    /// The next position to expand, with its score.
+    fn pop(&mut self) -> Option<(u8, u32)>;
+    /// What [`Waiting::pop`] would give next if nothing is pushed before:
+    /// a hint for prefetching.
+    fn peek(&self) -> Option<u32>;
+    /// Drops every position with a score below `floor` (the `--diff` cut);
+    /// returns how many.
+    fn forget_below(&mut self, floor: usize) -> u64;
+    fn waiting(&self) -> u64;
+}
+
+impl Waiting for Frontier {
+    fn push(&mut self, score: u8, tie: usize, index: u32) {
+        Frontier::push(self, score, tie, index)
+    }
+    fn pop(&mut self) -> Option<(u8, u32)> {
+        Frontier::pop(self)
+    }
+    fn peek(&self) -> Option<u32> {
+        Frontier::peek(self)
+    }
+    fn forget_below(&mut self, floor: usize) -> u64 {
+        Frontier::forget_below(self, floor)
+    }
+    fn waiting(&self) -> u64 {
+        self.len
+    }
+}
+
+/// The frontier of a depth-first attempt ([`Order::depth_first`]): the
+/// children of the last position expanded go on top, the one with the
+/// fewest cards on the foundation first, then the lowest tie-break, so the
+/// search follows one line of play and backs up only when it is exhausted.
+struct Stack {
+    stack: Vec<(u8, u32)>,
+    /// The children of the position being expanded, until the next pop
+    /// sorts them onto the stack.
+    children: Vec<(u8, usize, u32)>,
+}
+
+impl Stack {
+    fn new() -> Stack {
+        Stack {
+            stack: Vec::new(),
+            children: Vec::new(),
+        }
+    }
+}
+
+impl Waiting for Stack {
+    fn push(&mut self, score: u8, tie: usize, index: u32) {
+        self.children.push((score, tie, index));
+    }
+
+    fn pop(&mut self) -> Option<(u8, u32)> {
+        if !self.children.is_empty() {
+            // The best child last, where the next pop takes it: the fewest
+            // cards on the foundation, then the lowest tie-break.
+            self.children
+                .sort_by_key(|&(score, tie, _)| std::cmp::Reverse((score, tie)));
+            self.stack.extend(
+                self.children
+                    .drain(..)
+                    .map(|(score, _, index)| (score, index)),
+            );
+        }
+        self.stack.pop()
+    }
+
+    fn peek(&self) -> Option<u32> {
+        if self.children.is_empty() {
+            self.stack.last().map(|&(_, index)| index)
+        } else {
+            None
+        }
+    }
+
+    fn forget_below(&mut self, floor: usize) -> u64 {
+        let before = self.waiting();
+        self.stack.retain(|&(score, _)| score as usize >= floor);
+        self.children
+            .retain(|&(score, _, _)| score as usize >= floor);
+        before - self.waiting()
+    }
+
+    fn waiting(&self) -> u64 {
+        (self.stack.len() + self.children.len()) as u64
+    }
+}
+
 /// The order inside a score bucket (lower is expanded first): a weighted
 /// count of cards in the way. Any order keeps the search complete: it only
 /// chooses which stored position goes first, so an exhausted frontier is a
@@ -408,6 +505,10 @@ pub struct Order {
     /// When not 0: one more point per this many moves from the deal, so
     /// that shorter paths to similar positions go first.
     pub depth_divisor: u8,
+    /// Not the score buckets but a depth-first search: the children of the
+    /// position just expanded go first, the fewest cards on the foundation
+    /// first, then by this ordering's weights (see [`PORTFOLIO`] for why).
+    pub depth_first: bool,
 }
 
 impl Order {
@@ -428,6 +529,7 @@ impl Order {
         registers: 0,
         lifo: false,
         depth_divisor: 0,
+        depth_first: false,
     };
 
     fn rank(&self, state: &State, survey: &Survey, depth: u16) -> usize {
@@ -521,18 +623,43 @@ pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Repor
 /// until the last round gives the first ordering the whole `--max-states`.
 /// SEARCH-NOTES measured no single ordering solving more than 73 of Baker's
 /// Dozen 1..100 within 1 M positions, and six of them together 95: hard
-/// deals are hard for one ordering, rarely for all. These eight were
-/// picked on the Baker's Dozen deals of 1..300 that the first one leaves
-/// unsolved after 2 s: within 1 M positions each, the first solves 2 of 20,
-/// the second 9, and depth-first (LIFO) orderings find what the
-/// breadth-first ones miss, and the other way round. Every attempt keeps all
-/// positions, so an attempt that exhausts its frontier is a proof whatever
-/// its ordering.
-pub const PORTFOLIO: [Order; 8] = [
+/// deals are hard for one ordering, rarely for all. The eight bucket
+/// orderings were picked on the Baker's Dozen deals of 1..300 that the
+/// first one leaves unsolved after 2 s: within 1 M positions each, the
+/// first solves 2 of 20, the second 9, and LIFO orderings find what the
+/// FIFO ones miss, and the other way round.
+///
+/// Four are depth-first ([`Order::depth_first`]), for the Baker's Dozen
+/// deals the buckets do not solve: there a card on the foundation is a
+/// target lost, and the highest bucket fills with positions that played
+/// too much too early. A solution of bd.64 found depth-first stays at 19
+/// cards or fewer until one move sends the other 33 up; no bucket ordering
+/// we tried (twelve) solved it within 20 M positions. Of the 24 deals of
+/// 1..1000 that the eight bucket orderings left undecided after 10 s, these
+/// four solve 15 within 2 M positions each; the same search taking the
+/// child with the most cards on the foundation first solved 6. They take
+/// turns with the bucket orderings, so that a round reaches them early.
+///
+/// Every attempt keeps all positions, so an attempt that exhausts its
+/// frontier is a proof whatever its ordering: the set of positions reached
+/// does not depend on the order they are expanded in.
+pub const PORTFOLIO: [Order; 12] = [
     Order::FIRST,
     Order {
+        next_blockers: 2,
+        any_inversions: 1,
+        depth_first: true,
+        ..Order::BASE
+    },
+    Order {
         own_suit_inversions: 0,
         lifo: true,
+        ..Order::BASE
+    },
+    Order {
+        own_suit_inversions: 0,
+        any_inversions: 1,
+        depth_first: true,
         ..Order::BASE
     },
     Order {
@@ -542,9 +669,19 @@ pub const PORTFOLIO: [Order; 8] = [
     },
     Order {
         next_blockers: 0,
+        any_inversions: 1,
+        depth_first: true,
+        ..Order::BASE
+    },
+    Order {
+        next_blockers: 0,
         own_suit_inversions: 0,
         any_inversions: 1,
         lifo: true,
+        ..Order::BASE
+    },
+    Order {
+        depth_first: true,
         ..Order::BASE
     },
     Order {
@@ -572,12 +709,27 @@ const FIRST_BUDGET: u64 = 20_000;
 /// How much larger each round's budget is than the last.
 const BUDGET_GROWTH: u64 = 8;
 
-/// Searches with one ordering inside the buckets.
+/// Searches with one ordering: inside the score buckets, or depth-first
+/// when the ordering says so.
 pub fn search_with(
     deal: &Deal,
     limits: &Limits,
     order: &Order,
     progress: Option<Progress>,
+) -> Report {
+    if order.depth_first {
+        search_from(deal, limits, order, progress, Stack::new())
+    } else {
+        search_from(deal, limits, order, progress, Frontier::new(order.lifo))
+    }
+}
+
+fn search_from<W: Waiting>(
+    deal: &Deal,
+    limits: &Limits,
+    order: &Order,
+    progress: Option<Progress>,
+    mut frontier: W,
 ) -> Report {
     let start = Instant::now();
     let decoder = KeyDecoder::new(deal);
@@ -586,17 +738,16 @@ pub fn search_with(
         best_score: root.score(),
         ..Stats::default()
     };
-    let finish = |outcome, mut stats: Stats, visited: &Visited, frontier: &Frontier| {
+    let finish = |outcome, mut stats: Stats, visited: &Visited, frontier: &W| {
         stats.stored = visited.len() as u64;
         stats.peak_stored = stats.stored;
         stats.attempts = 1;
-        stats.frontier = frontier.len;
+        stats.frontier = frontier.waiting();
         stats.elapsed = start.elapsed();
         Report { outcome, stats }
     };
 
     let mut visited = Visited::new(limits.max_states);
-    let mut frontier = Frontier::new(order.lifo);
     if root.is_won() {
         return finish(Outcome::Solved(Vec::new()), stats, &visited, &frontier);
     }
@@ -635,7 +786,7 @@ pub fn search_with(
             {
                 last_report = now;
                 stats.stored = visited.len() as u64;
-                stats.frontier = frontier.len;
+                stats.frontier = frontier.waiting();
                 stats.elapsed = now - start;
                 report(&stats);
             }
@@ -976,6 +1127,65 @@ mod tests {
             moves.len()
         );
         assert!(shorter.len() < longer.len());
+    }
+
+    #[test]
+    fn the_stack_dives_into_the_last_children_fewest_foundation_cards_first() {
+        let mut stack = Stack::new();
+        stack.push(3, 0, 1);
+        assert_eq!(stack.pop(), Some((3, 1)));
+        // Children of 1: the lower score first, then the lower tie-break.
+        stack.push(5, 0, 10);
+        stack.push(4, 2, 11);
+        stack.push(4, 1, 12);
+        assert_eq!(stack.waiting(), 3);
+        assert_eq!(stack.pop(), Some((4, 12)));
+        // Children of 12 go before its older siblings.
+        stack.push(9, 0, 20);
+        assert_eq!(stack.pop(), Some((9, 20)));
+        assert_eq!(stack.pop(), Some((4, 11)));
+        assert_eq!(stack.forget_below(5), 0);
+        assert_eq!(stack.pop(), Some((5, 10)));
+        assert_eq!(stack.pop(), None);
+    }
+
+    /// A depth-first attempt that exhausts its stack has stored exactly the
+    /// positions the buckets store: the reachable set does not depend on
+    /// the order, so its INSOLUBLE is the same proof.
+    #[test]
+    fn depth_first_and_buckets_exhaust_the_same_positions() {
+        let depth_first = PORTFOLIO.iter().find(|o| o.depth_first).unwrap();
+        for (game, seed) in [("mo", 1), ("mo", 5), ("st", 35)] {
+            let d = deal(game, seed);
+            let limits = Limits::default();
+            let buckets = search_with(&d, &limits, &Order::FIRST, None);
+            let dived = search_with(&d, &limits, depth_first, None);
+            assert_eq!(buckets.outcome, Outcome::Insoluble, "{game}.{seed}");
+            assert_eq!(dived.outcome, Outcome::Insoluble, "{game}.{seed}");
+            assert_eq!(buckets.stats.stored, dived.stats.stored, "{game}.{seed}");
+        }
+    }
+
+    /// Why the portfolio has depth-first orderings: bd.64, which no bucket
+    /// ordering solved within 20 M positions, falls to one within 300 k.
+    #[test]
+    fn depth_first_solves_what_the_buckets_do_not() {
+        let d = deal("bd", 64);
+        let limits = Limits {
+            max_states: 300_000,
+            ..Limits::default()
+        };
+        let buckets = search_with(&d, &limits, &Order::FIRST, None);
+        assert!(matches!(buckets.outcome, Outcome::GaveUp(_)));
+        let solved = PORTFOLIO
+            .iter()
+            .filter(|o| o.depth_first)
+            .find_map(|o| match search_with(&d, &limits, o, None).outcome {
+                Outcome::Solved(moves) => Some(moves),
+                _ => None,
+            })
+            .expect("a depth-first ordering solves bd.64");
+        assert!(matches!(replay_moves(&d, &solved), Verdict::Won { .. }));
     }
 
     #[test]
