@@ -422,11 +422,11 @@ impl Waiting for Frontier {
     }
 }
 
-/// The frontier of a depth-first attempt ([`Order::depth_first`]): the
-/// children of the last position expanded go on top, the one with the
-/// fewest cards on the foundation first, then the lowest tie-break, so the
+/// The frontier of a depth-first attempt ([`Order::dive`]): the children of
+/// the last position expanded go on top, in the [`Dive`]'s order, so the
 /// search follows one line of play and backs up only when it is exhausted.
 struct Stack {
+    dive: Dive,
     stack: Vec<(u8, u32)>,
     /// The children of the position being expanded, until the next pop
     /// sorts them onto the stack.
@@ -434,8 +434,9 @@ struct Stack {
 }
 
 impl Stack {
-    fn new() -> Stack {
+    fn new(dive: Dive) -> Stack {
         Stack {
+            dive,
             stack: Vec::new(),
             children: Vec::new(),
         }
@@ -449,10 +450,18 @@ impl Waiting for Stack {
 
     fn pop(&mut self) -> Option<(u8, u32)> {
         if !self.children.is_empty() {
-            // The best child last, where the next pop takes it: the fewest
-            // cards on the foundation, then the lowest tie-break.
-            self.children
-                .sort_by_key(|&(score, tie, _)| std::cmp::Reverse((score, tie)));
+            // The child to go first last, where the next pop takes it.
+            use std::cmp::Reverse;
+            let children = &mut self.children;
+            match self.dive {
+                Dive::No | Dive::FewestCards => {
+                    children.sort_by_key(|&(score, tie, _)| Reverse((score, tie)))
+                }
+                Dive::MostCards => children.sort_by_key(|&(score, tie, _)| (score, Reverse(tie))),
+                Dive::FewestCardsMostInTheWay => {
+                    children.sort_by_key(|&(score, tie, _)| (Reverse(score), tie))
+                }
+            }
             self.stack.extend(
                 self.children
                     .drain(..)
@@ -506,9 +515,24 @@ pub struct Order {
     /// that shorter paths to similar positions go first.
     pub depth_divisor: u8,
     /// Not the score buckets but a depth-first search: the children of the
-    /// position just expanded go first, the fewest cards on the foundation
-    /// first, then by this ordering's weights (see [`PORTFOLIO`] for why).
-    pub depth_first: bool,
+    /// position just expanded go first, in this order (see [`PORTFOLIO`]
+    /// for why).
+    pub dive: Dive,
+}
+
+/// Whether an attempt is depth-first, and how it orders the children of
+/// the position it expands; the tie-break is [`Order`]'s weighted count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dive {
+    /// Not depth-first: the score buckets.
+    No,
+    /// The fewest cards on the foundation first, then the lowest tie-break.
+    FewestCards,
+    /// The most cards on the foundation first, then the lowest tie-break.
+    MostCards,
+    /// The fewest cards on the foundation first, then the highest
+    /// tie-break: the most cards in the way.
+    FewestCardsMostInTheWay,
 }
 
 impl Order {
@@ -529,7 +553,7 @@ impl Order {
         registers: 0,
         lifo: false,
         depth_divisor: 0,
-        depth_first: false,
+        dive: Dive::No,
     };
 
     fn rank(&self, state: &State, survey: &Survey, depth: u16) -> usize {
@@ -629,26 +653,27 @@ pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Repor
 /// first solves 2 of 20, the second 9, and LIFO orderings find what the
 /// FIFO ones miss, and the other way round.
 ///
-/// Four are depth-first ([`Order::depth_first`]), for the Baker's Dozen
-/// deals the buckets do not solve: there a card on the foundation is a
-/// target lost, and the highest bucket fills with positions that played
-/// too much too early. A solution of bd.64 found depth-first stays at 19
-/// cards or fewer until one move sends the other 33 up; no bucket ordering
-/// we tried (twelve) solved it within 20 M positions. Of the 24 deals of
-/// 1..1000 that the eight bucket orderings left undecided after 10 s, these
-/// four solve 15 within 2 M positions each; the same search taking the
-/// child with the most cards on the foundation first solved 6. They take
-/// turns with the bucket orderings, so that a round reaches them early.
+/// Seven are depth-first ([`Order::dive`]), for the Baker's Dozen deals
+/// the buckets do not solve: there a card on the foundation is a target
+/// lost, and the highest bucket fills with positions that played too much
+/// too early. A solution of bd.64 found depth-first stays at 19 cards or
+/// fewer until one move sends the other 33 up; no bucket ordering we tried
+/// (twelve) solved it within 20 M positions. Of the 24 deals of 1..1000
+/// that the eight bucket orderings left undecided after 10 s, the four
+/// dives that take the fewest cards on the foundation first solve 15
+/// within 2 M positions each; they take turns with the bucket orderings,
+/// so that a round reaches them early. The last three solve 5 of the 10
+/// left (bd.312, 326, 532, 755, 848) within 2 M positions each.
 ///
 /// Every attempt keeps all positions, so an attempt that exhausts its
 /// frontier is a proof whatever its ordering: the set of positions reached
 /// does not depend on the order they are expanded in.
-pub const PORTFOLIO: [Order; 12] = [
+pub const PORTFOLIO: [Order; 15] = [
     Order::FIRST,
     Order {
         next_blockers: 2,
         any_inversions: 1,
-        depth_first: true,
+        dive: Dive::FewestCards,
         ..Order::BASE
     },
     Order {
@@ -659,7 +684,7 @@ pub const PORTFOLIO: [Order; 12] = [
     Order {
         own_suit_inversions: 0,
         any_inversions: 1,
-        depth_first: true,
+        dive: Dive::FewestCards,
         ..Order::BASE
     },
     Order {
@@ -670,7 +695,7 @@ pub const PORTFOLIO: [Order; 12] = [
     Order {
         next_blockers: 0,
         any_inversions: 1,
-        depth_first: true,
+        dive: Dive::FewestCards,
         ..Order::BASE
     },
     Order {
@@ -681,7 +706,7 @@ pub const PORTFOLIO: [Order; 12] = [
         ..Order::BASE
     },
     Order {
-        depth_first: true,
+        dive: Dive::FewestCards,
         ..Order::BASE
     },
     Order {
@@ -703,11 +728,30 @@ pub const PORTFOLIO: [Order; 12] = [
         lifo: false,
         ..Order::BASE
     },
+    Order {
+        next_blockers: 2,
+        any_inversions: 1,
+        dive: Dive::MostCards,
+        ..Order::BASE
+    },
+    Order {
+        own_suit_inversions: 0,
+        any_inversions: 1,
+        dive: Dive::MostCards,
+        ..Order::BASE
+    },
+    Order {
+        next_blockers: 0,
+        dive: Dive::FewestCardsMostInTheWay,
+        ..Order::BASE
+    },
 ];
 /// Positions the first round may store per ordering.
 const FIRST_BUDGET: u64 = 20_000;
-/// How much larger each round's budget is than the last.
-const BUDGET_GROWTH: u64 = 8;
+/// How much larger each round's budget is than the last. Baker's Dozen
+/// 1..1000 with 10 s per deal: 991 decided with 4, 989 with 8 (the rounds
+/// of 8 grow past 10 s before the later orderings get their turn).
+const BUDGET_GROWTH: u64 = 4;
 
 /// Searches with one ordering: inside the score buckets, or depth-first
 /// when the ordering says so.
@@ -717,8 +761,8 @@ pub fn search_with(
     order: &Order,
     progress: Option<Progress>,
 ) -> Report {
-    if order.depth_first {
-        search_from(deal, limits, order, progress, Stack::new())
+    if order.dive != Dive::No {
+        search_from(deal, limits, order, progress, Stack::new(order.dive))
     } else {
         search_from(deal, limits, order, progress, Frontier::new(order.lifo))
     }
@@ -1131,7 +1175,7 @@ mod tests {
 
     #[test]
     fn the_stack_dives_into_the_last_children_fewest_foundation_cards_first() {
-        let mut stack = Stack::new();
+        let mut stack = Stack::new(Dive::FewestCards);
         stack.push(3, 0, 1);
         assert_eq!(stack.pop(), Some((3, 1)));
         // Children of 1: the lower score first, then the lower tie-break.
@@ -1154,7 +1198,7 @@ mod tests {
     /// the order, so its INSOLUBLE is the same proof.
     #[test]
     fn depth_first_and_buckets_exhaust_the_same_positions() {
-        let depth_first = PORTFOLIO.iter().find(|o| o.depth_first).unwrap();
+        let depth_first = PORTFOLIO.iter().find(|o| o.dive != Dive::No).unwrap();
         for (game, seed) in [("mo", 1), ("mo", 5), ("st", 35)] {
             let d = deal(game, seed);
             let limits = Limits::default();
@@ -1179,7 +1223,7 @@ mod tests {
         assert!(matches!(buckets.outcome, Outcome::GaveUp(_)));
         let solved = PORTFOLIO
             .iter()
-            .filter(|o| o.depth_first)
+            .filter(|o| o.dive != Dive::No)
             .find_map(|o| match search_with(&d, &limits, o, None).outcome {
                 Outcome::Solved(moves) => Some(moves),
                 _ => None,
