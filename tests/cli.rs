@@ -433,9 +433,9 @@ fn a_forgetting_distance_or_a_timeout_is_never_a_proof() {
     let r = run(["st.35", "-search", file.to_str().unwrap(), "--diff", "1"]);
     assert_eq!(r.verdict(), ("ECHEC", 1), "{r:?}");
     assert!(r.reason().contains("--diff"), "{r:?}");
-    // A time limit too short for Baker's Dozen 64 (undecided after minutes).
+    // A time limit too short for Baker's Dozen 218 (undecided after minutes).
     let r = run([
-        "bd.64",
+        "bd.218",
         "-search",
         file.to_str().unwrap(),
         "--timeout",
