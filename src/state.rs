@@ -823,6 +823,29 @@ mod tests {
         (deal, state)
     }
 
+    /// A xorshift step: the tests' random numbers, the same on every run.
+    fn xorshift(rng: &mut u64) -> u64 {
+        *rng ^= *rng << 13;
+        *rng ^= *rng >> 7;
+        *rng ^= *rng << 17;
+        *rng
+    }
+
+    /// Calls `visit` with a deal's position and each position of a random
+    /// legal walk from it, up to `steps` of them.
+    fn walk(game: &str, seed: u32, steps: usize, rng: &mut u64, mut visit: impl FnMut(&State)) {
+        let (_, mut state) = initial(game, seed);
+        for _ in 0..steps {
+            visit(&state);
+            let mut moves = Vec::new();
+            state.for_each_move(|m| moves.push(m));
+            if moves.is_empty() {
+                break;
+            }
+            state.apply(moves[(xorshift(rng) % moves.len() as u64) as usize]);
+        }
+    }
+
     /// No accessible card is its suit's next one.
     fn is_normalized(state: &State) -> bool {
         (0..SUITS as u8).all(|s| {
@@ -882,12 +905,7 @@ mod tests {
     #[test]
     fn random_walks_keep_every_invariant() {
         let mut rng = 0x2545F4914F6CDD1Du64;
-        let mut next = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut next = move || xorshift(&mut rng);
         for rules in &GAMES {
             for seed in 1..=30 {
                 let (deal, mut state) = initial(rules.alias, seed);
@@ -1074,21 +1092,11 @@ mod tests {
         let mut seen = [0, 0];
         for game in ["st", "mo"] {
             for seed in 1..=60 {
-                let (_, mut state) = initial(game, seed);
-                for _ in 0..150 {
-                    let dead = dead_run_by_walking_down(&state);
+                walk(game, seed, 150, &mut rng, |state| {
+                    let dead = dead_run_by_walking_down(state);
                     assert_eq!(state.survey().dead_run, dead, "{game}.{seed}");
                     seen[dead as usize] += 1;
-                    let mut moves = Vec::new();
-                    state.for_each_move(|m| moves.push(m));
-                    if moves.is_empty() {
-                        break;
-                    }
-                    rng ^= rng << 13;
-                    rng ^= rng >> 7;
-                    rng ^= rng << 17;
-                    state.apply(moves[(rng % moves.len() as u64) as usize]);
-                }
+                });
             }
         }
         assert!(seen[0] > 100 && seen[1] > 10, "{seen:?}");
@@ -1165,24 +1173,10 @@ mod tests {
         let mut rng = 0x2545_F491_4F6C_DD1Du64;
         for rules in &GAMES {
             for seed in 1..=40 {
-                let (_, mut state) = initial(rules.alias, seed);
-                for _ in 0..200 {
-                    assert_eq!(
-                        state.survey(),
-                        survey_by_walking(&state),
-                        "{}.{seed}",
-                        rules.alias
-                    );
-                    let mut moves = Vec::new();
-                    state.for_each_move(|m| moves.push(m));
-                    if moves.is_empty() {
-                        break;
-                    }
-                    rng ^= rng << 13;
-                    rng ^= rng >> 7;
-                    rng ^= rng << 17;
-                    state.apply(moves[(rng % moves.len() as u64) as usize]);
-                }
+                walk(rules.alias, seed, 200, &mut rng, |state| {
+                    let game = rules.alias;
+                    assert_eq!(state.survey(), survey_by_walking(state), "{game}.{seed}");
+                });
             }
         }
     }
