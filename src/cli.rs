@@ -300,12 +300,15 @@ fn run_search(deal: &Deal, file: &Path, args: &Args) -> Result<u8> {
         timeout,
         diff: args.diff,
     };
+    // One line, rewritten in place: the attempt of the portfolio under way
+    // and what it holds, then the figures of the whole search.
     let mut show = |s: &Stats| {
         let secs = s.elapsed.as_secs_f64().max(1e-9);
         eprint!(
-            "\r{} stored, {} expanded, frontier {}, best {}/52, {:.2} M/s, {} MB   ",
+            "\r#{}: {} stored, {:.2}M expanded, frontier {}, best {}/52, {:.2}M/s, {}MB ",
+            s.attempts,
             s.stored,
-            s.expanded,
+            s.expanded as f64 / 1e6,
             s.frontier,
             s.best_score,
             s.expanded as f64 / secs / 1e6,
@@ -315,7 +318,7 @@ fn run_search(deal: &Deal, file: &Path, args: &Args) -> Result<u8> {
     let terminal = std::io::stderr().is_terminal();
     let report = search::search(deal, &limits, terminal.then_some(&mut show as _));
     if terminal {
-        eprint!("\r{:78}\r", "");
+        eprint!("\r{:90}\r", "");
     }
     let s = &report.stats;
     let peak = search::peak_memory().unwrap_or(0);

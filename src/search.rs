@@ -585,7 +585,9 @@ impl Order {
     }
 }
 
-/// What the search reports as it goes, about once a second.
+/// What the search reports as it goes: [`search`] about once a second,
+/// with the figures of all its attempts so far; [`search_with`] every 4096
+/// expansions, for its caller to thin out.
 pub type Progress<'a> = &'a mut dyn FnMut(&Stats);
 
 /// Searches the deal for a solution within `limits`.
@@ -593,6 +595,7 @@ pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Repor
     return_freed_memory();
     let start = Instant::now();
     let mut progress = progress;
+    let mut last_shown = start;
     let mut total = Stats::default();
     let mut budget = FIRST_BUDGET;
     loop {
@@ -609,14 +612,28 @@ pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Repor
                 timeout: limits.timeout.map(|t| t.saturating_sub(elapsed)),
                 diff: limits.diff,
             };
-            let report = search_with(
-                deal,
-                &attempt,
-                order,
-                progress
-                    .as_mut()
-                    .map(|p| &mut **p as &mut dyn FnMut(&Stats)),
-            );
+            let report = match progress.as_mut() {
+                // Progress about once a second across attempts, most of
+                // which are over in well under a second, with the figures
+                // of the whole search so far.
+                Some(show) => {
+                    let mut forward = |s: &Stats| {
+                        let now = Instant::now();
+                        if now - last_shown >= Duration::from_secs(1) {
+                            last_shown = now;
+                            show(&Stats {
+                                expanded: total.expanded + s.expanded,
+                                best_score: total.best_score.max(s.best_score),
+                                elapsed: now - start,
+                                attempts: total.attempts + 1,
+                                ..s.clone()
+                            });
+                        }
+                    };
+                    search_with(deal, &attempt, order, Some(&mut forward))
+                }
+                None => search_with(deal, &attempt, order, None),
+            };
             let s = &report.stats;
             total.stored += s.stored;
             total.expanded += s.expanded;
@@ -804,7 +821,6 @@ fn search_from<W: Waiting>(
     );
 
     let mut progress = progress;
-    let mut last_report = start;
     let mut cut = false;
     let mut children: Vec<(Move, State, u64)> = Vec::with_capacity(128);
     while let Some((score, index)) = frontier.pop() {
@@ -825,10 +841,7 @@ fn search_from<W: Waiting>(
                     &frontier,
                 );
             }
-            if let Some(report) = progress.as_mut()
-                && now - last_report >= Duration::from_secs(1)
-            {
-                last_report = now;
+            if let Some(report) = progress.as_mut() {
                 stats.stored = visited.len() as u64;
                 stats.frontier = frontier.waiting();
                 stats.elapsed = now - start;
