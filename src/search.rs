@@ -1245,6 +1245,33 @@ mod tests {
         assert!(matches!(replay_moves(&d, &solved), Verdict::Won { .. }));
     }
 
+    /// Progress comes about once a second even when every attempt of the
+    /// portfolio is shorter than that, and counts all attempts so far.
+    #[test]
+    fn progress_spans_the_attempts() {
+        let d = deal("bd", 218);
+        let limits = Limits {
+            timeout: Some(Duration::from_millis(2500)),
+            ..Limits::default()
+        };
+        let mut shown: Vec<Stats> = Vec::new();
+        let mut record = |s: &Stats| shown.push(s.clone());
+        let report = search(&d, &limits, Some(&mut record));
+        assert!(matches!(report.outcome, Outcome::GaveUp(_)));
+        assert!((1..=3).contains(&shown.len()), "{shown:?}");
+        for pair in shown.windows(2) {
+            assert!(pair[1].elapsed - pair[0].elapsed >= Duration::from_secs(1));
+            assert!(pair[1].expanded > pair[0].expanded);
+        }
+        // Attempts before the first line were counted in it.
+        let first = &shown[0];
+        assert!(
+            first.attempts > 1 && first.expanded > first.stored,
+            "{first:?}"
+        );
+        assert!(first.elapsed >= Duration::from_secs(1));
+    }
+
     #[test]
     fn the_visited_set_stores_each_key_once() {
         let mut v = Visited::new(16);
