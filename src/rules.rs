@@ -31,6 +31,29 @@ impl Build {
             }
     }
 
+    /// The cards (a bit per card, bit `c` for card `c`) that this rule lets
+    /// lie on at least one card of `onto` (same encoding).
+    #[inline]
+    pub fn children_of(self, onto: u64) -> u64 {
+        // Card numbers grow with rank, four to a rank (SPEC §2): a card's
+        // possible parents are the four bits one rank group (4 bits) up.
+        const CLUBS: u64 = 0x1_1111_1111_1111;
+        match self {
+            Build::SameSuit => onto >> 4,
+            Build::AnySuit => {
+                let any = (onto | onto >> 1 | onto >> 2 | onto >> 3) & CLUBS;
+                (any * 0xF) >> 4
+            }
+            Build::AlternateColour => {
+                // Black parents (clubs, spades) take red children and the
+                // other way round.
+                let black = (onto | onto >> 1) & CLUBS;
+                let red = (onto >> 2 | onto >> 3) & CLUBS;
+                ((red * 0x3) | (black * 0xC)) >> 4
+            }
+        }
+    }
+
     /// Words for messages: what the rule asks of the card below.
     pub fn describe(self) -> &'static str {
         match self {
@@ -244,6 +267,26 @@ mod tests {
         assert!(Build::AnySuit.allows(nine_spades, ten_clubs));
         assert!(!Build::AnySuit.allows(nine_spades, 41)); // J♠: two ranks up
         assert!(!Build::AnySuit.allows(ten_clubs, nine_spades));
+    }
+
+    /// The bit-parallel form says the same as `allows`, card by card, and
+    /// of a set of parents it gives the union of their children.
+    #[test]
+    fn children_of_a_set_of_cards_follow_the_building_rule() {
+        for build in [Build::AlternateColour, Build::SameSuit, Build::AnySuit] {
+            let mut all = 0;
+            for onto in 0..52u8 {
+                let expected = (0..52u8)
+                    .filter(|&c| build.allows(c, onto))
+                    .fold(0u64, |m, c| m | 1 << c);
+                assert_eq!(build.children_of(1 << onto), expected, "{build:?} {onto}");
+                all |= expected;
+            }
+            let every_card = (1u64 << 52) - 1;
+            assert_eq!(build.children_of(every_card), all, "{build:?}");
+            // Kings lie on nothing.
+            assert_eq!(all & (0xF << 48), 0);
+        }
     }
 
     #[test]

@@ -333,6 +333,8 @@ fn top_bits(above: &[u8; ABOVE_LEN]) -> u64 {
 
 /// Every card of suit 0, a bit per card; shifted by a suit, that suit's.
 const SUIT_CARDS: u64 = 0x1_1111_1111_1111;
+/// Every card, a bit per card.
+const ALL_CARDS: u64 = (1 << CARDS) - 1;
 
 /// Length of `State::above`: one slot per card, and past them slots that
 /// [`FLOOR`], [`REGISTER`] and [`FOUNDATION`] index, written and ignored.
@@ -359,7 +361,9 @@ pub struct Survey {
     /// foundation never comes back, one beneath C stays covered until C has
     /// left. So C never leaves. In Midnight Oil this contains SPEC §8's
     /// two-card run (the card beneath need not be adjacent, nor the run at
-    /// the top).
+    /// the top). [`State::is_blocked_for_good`] contains this rule and
+    /// finds more; this one comes free with the survey's walk, so the
+    /// search asks it first.
     pub stuck: bool,
     /// SPEC §8: a column's top holds a decreasing same-suit run too long to
     /// move again (see [`Rules::dead_run_length`]) over a lower card of its
@@ -695,6 +699,113 @@ impl State {
     /// is lost. See [`Survey::stuck`].
     pub fn has_stuck_card(&self) -> bool {
         self.survey().stuck
+    }
+
+    /// Whether some card can never reach the foundation even in a relaxed
+    /// game, in games where a card only ever moves onto a card one rank
+    /// higher or to the foundation (no registers, and empty columns take
+    /// nothing: Midnight Oil, Baker's Dozen). Such a position is lost. This
+    /// contains [`Survey::stuck`] and catches chains of blocked cards too.
+    ///
+    /// Soundness. Over any continuation of play, call a card *exposed* once
+    /// every card now above it has left its place, *leaving* when it moves
+    /// (onto a column top or to the foundation), and *finished* when it
+    /// goes to the foundation. Each event needs earlier ones:
+    /// - a card is exposed once each card above it has left;
+    /// - a card leaves only when exposed, and either finishes or lands on a
+    ///   card it may be built on that is a column top at that moment, so
+    ///   that card is on the tableau now and has been exposed (a top in its
+    ///   place, or moved, which also needs it exposed first);
+    /// - a card finishes only when exposed, after the card one rank lower of
+    ///   its suit (unless that one is on the foundation now).
+    ///
+    /// Starting from what holds now (column tops are exposed) and adding
+    /// every event whose needs are met, whatever the order, reaches a
+    /// fixed point that holds every event of every continuation: by
+    /// induction on the move that makes it happen, its needs happened
+    /// before. A card missing from the fixed point's finished set never
+    /// finishes, and the game cannot be won. The relaxation ignores
+    /// timing (a host may be covered again before it is needed) and forced
+    /// foundation moves, so it only errs towards "may be won".
+    pub fn is_blocked_for_good(&self) -> bool {
+        let rules = self.rules;
+        if !(rules.registers == 0 && rules.empty_column == crate::rules::EmptyColumn::Nothing) {
+            return false;
+        }
+        let on_tableau = card_bits(&self.below).in_column;
+        let mut exposed = top_bits(&self.above) & on_tableau;
+        let mut left = 0u64;
+        let mut finished = 0u64;
+        // Each suit's next card to finish, a bit per card (none past a King).
+        let mut next = 0u64;
+        for s in 0..SUITS {
+            let card = self.foundation[s] as usize * 4 + s;
+            if card < CARDS {
+                next |= 1 << card;
+            }
+        }
+        // Rounds over all cards at once, a bit per card: each adds every
+        // event whose needs the rounds before met, until one adds none.
+        // (Drawing events out one at a time measured slower.)
+        loop {
+            // Up the four suits at once while their next card is exposed.
+            let mut up = next & exposed;
+            while up != 0 {
+                finished |= up;
+                next = (next ^ up) | (up << 4 & ALL_CARDS);
+                up = next & exposed;
+            }
+            let can_leave = finished | rules.build.children_of(exposed);
+            let mut leaving = exposed & can_leave & !left;
+            if leaving == 0 {
+                break;
+            }
+            while leaving != 0 {
+                let card = leaving.trailing_zeros() as usize;
+                leaving &= leaving - 1;
+                left |= 1 << card;
+                let under = self.below[card];
+                if under < FLOOR {
+                    // Down the column in the same round while the hosts
+                    // known at its start take the card uncovered.
+                    exposed |= 1 << under;
+                    leaving |= can_leave & 1 << under;
+                }
+            }
+        }
+        finished != on_tableau
+    }
+
+    /// [`State::is_blocked_for_good`] of `child`, the position `mv` leads
+    /// to from this one, which must not be blocked; without working the
+    /// closure out when the move shows it.
+    ///
+    /// Why: say the move put card X from the card U (or a floor) onto the
+    /// top card P, and sent nothing to the foundation. The two positions
+    /// then differ only in what lies on P and on U, and if the child's
+    /// closure has X leave, it has P uncovered as well, and U is a top:
+    /// every event of this position's closure is then one of the child's
+    /// (by induction along its derivation; the tableau and the foundation
+    /// are the same). X leaves in the child's closure when a card it may go
+    /// on, other than P, is a column top there. This position's closure
+    /// finishes every card, so the child's does too.
+    #[inline]
+    pub fn is_blocked_after(&self, mv: Move, child: &State) -> bool {
+        if let Dest::Card(_) = mv.dest
+            && child.score() == self.score()
+            && rank(mv.card) < KING
+        {
+            let r = rank(mv.card);
+            // P itself is no top: X lies on it.
+            let free_host = (0..SUITS as u8).any(|s| {
+                let host = card_of(r + 1, s);
+                child.rules.build.allows(mv.card, host) && child.is_top(host)
+            });
+            if free_host {
+                return false;
+            }
+        }
+        child.is_blocked_for_good()
     }
 
     /// One walk up every column, for the facts the search prunes and
@@ -1209,5 +1320,79 @@ mod tests {
         }
         assert!(!State::new(&deal).has_dead_run());
         assert!(!State::new(&deal).has_stuck_card());
+    }
+
+    /// Baker's Dozen 218 is lost from the deal, and no single card shows
+    /// it: every King lies under a Queen (K♣ under Q♦, K♠ under Q♥, K♥
+    /// under Q♠, K♦ under Q♣), so the first Queen to leave must go to the
+    /// foundation; but 10♥ lies under Q♠, J♠ under Q♣, 3♣ under Q♦ and 6♦
+    /// under Q♥, so each Queen's suit waits on the next Queen.
+    #[test]
+    fn a_cycle_of_queens_blocks_bakers_dozen_218_from_the_deal() {
+        let (_, state) = initial("bd", 218);
+        assert!(!state.has_stuck_card());
+        assert!(state.is_blocked_for_good());
+        // A deal the search solves is not blocked.
+        let (_, state) = initial("bd", 1);
+        assert!(!state.is_blocked_for_good());
+    }
+
+    /// A blocked position's continuations are some of its parent's, so all
+    /// its children are blocked too; a stuck card is one way to be blocked;
+    /// games with registers or open empty columns are never judged.
+    #[test]
+    fn blocked_positions_have_only_blocked_children_and_contain_stuck_ones() {
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        let mut seen = [0usize; 2];
+        for rules in &GAMES {
+            for seed in 1..=40 {
+                walk(rules.alias, seed, 200, &mut rng, |state| {
+                    let blocked = state.is_blocked_for_good();
+                    let game = rules.alias;
+                    assert!(!state.has_stuck_card() || blocked, "{game}.{seed}");
+                    if rules.registers > 0 {
+                        assert!(!blocked, "{game}.{seed}");
+                    }
+                    seen[blocked as usize] += 1;
+                    if blocked {
+                        state.for_each_move(|mv| {
+                            let mut child = state.clone();
+                            child.apply(mv);
+                            assert!(child.is_blocked_for_good(), "{game}.{seed}: {mv}");
+                        });
+                    }
+                });
+            }
+        }
+        assert!(seen[0] > 1000 && seen[1] > 100, "{seen:?}");
+    }
+
+    /// The shortcut after a move gives the closure's answer whenever the
+    /// position moved from is not blocked.
+    #[test]
+    fn blocked_after_a_move_agrees_with_the_closure() {
+        let mut rng = 0x1234_5678_9ABC_DEF1u64;
+        let mut compared = [0usize; 2];
+        for game in ["bd", "mo"] {
+            for seed in 1..=60 {
+                walk(game, seed, 200, &mut rng, |state| {
+                    if state.is_blocked_for_good() {
+                        return;
+                    }
+                    state.for_each_move(|mv| {
+                        let mut child = state.clone();
+                        child.apply(mv);
+                        let blocked = child.is_blocked_for_good();
+                        assert_eq!(
+                            state.is_blocked_after(mv, &child),
+                            blocked,
+                            "{game}.{seed} {mv}"
+                        );
+                        compared[blocked as usize] += 1;
+                    });
+                });
+            }
+        }
+        assert!(compared[0] > 1000 && compared[1] > 100, "{compared:?}");
     }
 }
