@@ -647,6 +647,14 @@ pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Repor
                 // Only the budget is worth raising: a --diff cut stays a cut.
                 Outcome::GaveUp(_)
                     if !last_round && !timed_out && s.stored >= attempt.max_states => {}
+                // An attempt's own budget, met as the time ran out, is not
+                // what stopped the search.
+                Outcome::GaveUp(_) if timed_out => {
+                    return Report {
+                        outcome: Outcome::GaveUp("time limit reached"),
+                        stats: total,
+                    };
+                }
                 outcome => {
                     return Report {
                         outcome,
