@@ -16,6 +16,9 @@ pub const CARDS: usize = 52;
 pub const SUITS: usize = 4;
 /// Highest rank (King).
 pub const KING: u8 = 13;
+/// Every card of suit 0 (clubs), a bit per card (bit `c` for card `c`);
+/// shifted left by a suit, that suit's cards.
+pub const SUIT_CARDS: u64 = 0x1_1111_1111_1111;
 
 /// Rank of a card: 1 (Ace) to 13 (King).
 #[inline]

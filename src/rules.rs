@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::cards::{Card, KING, is_red, rank, suit};
+use crate::cards::{Card, KING, SUIT_CARDS, is_red, rank, suit};
 
 /// Which card may go on top of a column's top card (SPEC §5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,18 +37,17 @@ impl Build {
     pub fn children_of(self, onto: u64) -> u64 {
         // Card numbers grow with rank, four to a rank (SPEC §2): a card's
         // possible parents are the four bits one rank group (4 bits) up.
-        const CLUBS: u64 = 0x1_1111_1111_1111;
         match self {
             Build::SameSuit => onto >> 4,
             Build::AnySuit => {
-                let any = (onto | onto >> 1 | onto >> 2 | onto >> 3) & CLUBS;
+                let any = (onto | onto >> 1 | onto >> 2 | onto >> 3) & SUIT_CARDS;
                 (any * 0xF) >> 4
             }
             Build::AlternateColour => {
                 // Black parents (clubs, spades) take red children and the
                 // other way round.
-                let black = (onto | onto >> 1) & CLUBS;
-                let red = (onto >> 2 | onto >> 3) & CLUBS;
+                let black = (onto | onto >> 1) & SUIT_CARDS;
+                let red = (onto >> 2 | onto >> 3) & SUIT_CARDS;
                 ((red * 0x3) | (black * 0xC)) >> 4
             }
         }
@@ -123,6 +122,14 @@ impl Rules {
     /// played to the foundation was never useful anywhere else.
     pub fn forced_foundation_is_exact(&self) -> bool {
         self.build == Build::SameSuit
+    }
+
+    /// Whether a card only ever moves onto a card one rank higher or to the
+    /// foundation: no registers, and empty columns take nothing (Midnight
+    /// Oil, Baker's Dozen). The rules that find lost positions by where a
+    /// card may go hold only then.
+    pub fn only_onto_higher(&self) -> bool {
+        self.registers == 0 && self.empty_column == EmptyColumn::Nothing
     }
 }
 

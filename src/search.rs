@@ -644,16 +644,17 @@ pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Repor
             total.elapsed = start.elapsed();
             let timed_out = limits.timeout.is_some_and(|t| total.elapsed >= t);
             match report.outcome {
-                // Only the budget is worth raising: a --diff cut stays a cut.
-                Outcome::GaveUp(_)
-                    if !last_round && !timed_out && s.stored >= attempt.max_states => {}
-                // An attempt's own budget, met as the time ran out, is not
-                // what stopped the search.
-                Outcome::GaveUp(_) if timed_out => {
-                    return Report {
-                        outcome: Outcome::GaveUp("time limit reached"),
-                        stats: total,
-                    };
+                // An attempt's own budget is the portfolio's, not a limit
+                // the user set: raise it, or, when the time ran out as it
+                // was met, say the time stopped the search. Only the budget
+                // is worth raising: a --diff cut stays a cut.
+                Outcome::GaveUp(_) if !last_round && s.stored >= attempt.max_states => {
+                    if timed_out {
+                        return Report {
+                            outcome: Outcome::GaveUp("time limit reached"),
+                            stats: total,
+                        };
+                    }
                 }
                 outcome => {
                     return Report {

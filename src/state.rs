@@ -11,7 +11,7 @@
 
 use std::fmt;
 
-use crate::cards::{CARDS, Card, KING, Name, SUITS, card_of, rank, suit};
+use crate::cards::{CARDS, Card, KING, Name, SUIT_CARDS, SUITS, card_of, rank, suit};
 use crate::deal::Deal;
 use crate::rules::Rules;
 
@@ -331,8 +331,6 @@ fn top_bits(above: &[u8; ABOVE_LEN]) -> u64 {
     }
 }
 
-/// Every card of suit 0, a bit per card; shifted by a suit, that suit's.
-const SUIT_CARDS: u64 = 0x1_1111_1111_1111;
 /// Every card, a bit per card.
 const ALL_CARDS: u64 = (1 << CARDS) - 1;
 
@@ -729,7 +727,7 @@ impl State {
     /// foundation moves, so it only errs towards "may be won".
     pub fn is_blocked_for_good(&self) -> bool {
         let rules = self.rules;
-        if !(rules.registers == 0 && rules.empty_column == crate::rules::EmptyColumn::Nothing) {
+        if !rules.only_onto_higher() {
             return false;
         }
         let on_tableau = card_bits(&self.below).in_column;
@@ -738,10 +736,9 @@ impl State {
         let mut finished = 0u64;
         // Each suit's next card to finish, a bit per card (none past a King).
         let mut next = 0u64;
-        for s in 0..SUITS {
-            let card = self.foundation[s] as usize * 4 + s;
-            if card < CARDS {
-                next |= 1 << card;
+        for (s, &height) in self.foundation.iter().enumerate() {
+            if height < KING {
+                next |= 1 << card_of(height + 1, s as u8);
             }
         }
         // Rounds over all cards at once, a bit per card: each adds every
@@ -813,8 +810,7 @@ impl State {
     #[inline]
     pub fn survey(&self) -> Survey {
         let rules = self.rules;
-        let only_onto_higher =
-            rules.registers == 0 && rules.empty_column == crate::rules::EmptyColumn::Nothing;
+        let only_onto_higher = rules.only_onto_higher();
         let dead_run = rules.dead_run_length().unwrap_or(usize::MAX);
         let mut survey = Survey::default();
         let mut bottoms = self.floor_cards();
@@ -1217,8 +1213,7 @@ mod tests {
     /// instead of bit masks: the oracle for [`State::survey`].
     fn survey_by_walking(state: &State) -> Survey {
         let rules = state.rules;
-        let only_onto_higher =
-            rules.registers == 0 && rules.empty_column == crate::rules::EmptyColumn::Nothing;
+        let only_onto_higher = rules.only_onto_higher();
         let dead_run = rules.dead_run_length();
         let mut survey = Survey::default();
         for bottom in 0..CARDS as Card {
