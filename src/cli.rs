@@ -312,7 +312,7 @@ fn run_search(deal: &Deal, file: &Path, args: &Args) -> Result<u8> {
             s.frontier,
             s.best_score,
             s.expanded as f64 / secs / 1e6,
-            search::current_memory().unwrap_or(0) >> 20
+            crate::memory::current().unwrap_or(0) >> 20
         );
     };
     let terminal = std::io::stderr().is_terminal();
@@ -321,7 +321,7 @@ fn run_search(deal: &Deal, file: &Path, args: &Args) -> Result<u8> {
         eprint!("\r{:90}\r", "");
     }
     let s = &report.stats;
-    let peak = search::peak_memory().unwrap_or(0);
+    let peak = crate::memory::peak().unwrap_or(0);
     let summary = format!(
         "{}: {} positions stored, {} expanded, {:.3} s, {} search{}, peak memory {} MB for {} positions at once ({} B/position)",
         deal.id,

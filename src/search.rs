@@ -58,7 +58,28 @@ pub enum Outcome {
     /// [`crate::rules::Rules::forced_foundation_is_exact`]).
     Insoluble,
     /// A limit or a cut stopped the search; nothing is proven.
-    GaveUp(&'static str),
+    GaveUp(Limit),
+}
+
+/// What stopped a search that gave up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// `--max-states` positions were stored.
+    States,
+    /// `--timeout` ran out.
+    Time,
+    /// `--diff` forgot positions, so an empty frontier proves nothing.
+    Forgotten,
+}
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Limit::States => "state limit reached",
+            Limit::Time => "time limit reached",
+            Limit::Forgotten => "positions forgotten by --diff",
+        })
+    }
 }
 
 /// Figures of a search, for the summary line, progress and benchmarks.
@@ -99,7 +120,7 @@ struct Entry {
 
 impl Entry {
     fn key(&self) -> Key {
-        Key([self.key0, self.key1, self.key2 as u64])
+        Key::from_words([self.key0, self.key1, self.key2 as u64])
     }
 }
 
@@ -111,7 +132,7 @@ fn hash(key: &Key) -> u64 {
     // multiply so that the table's high bits see every input bit.
     const K: u64 = 0xf135_7aea_2e62_a9c5;
     let mut h = 0u64;
-    for w in key.0 {
+    for w in key.words() {
         h = (h.rotate_left(26) ^ w).wrapping_mul(K);
     }
     h ^ (h >> 29)
@@ -254,9 +275,9 @@ impl Visited {
     fn insert_at(&mut self, slot: usize, tag: u32, key: &Key, parent: u32) -> u32 {
         let index = self.entries.len() as u32;
         self.entries.push(Entry {
-            key0: key.0[0],
-            key1: key.0[1],
-            key2: key.0[2] as u32,
+            key0: key.words()[0],
+            key1: key.words()[1],
+            key2: key.words()[2] as u32,
             parent,
         });
         self.table[slot] = tag | (index + 1);
@@ -592,7 +613,7 @@ pub type Progress<'a> = &'a mut dyn FnMut(&Stats);
 
 /// Searches the deal for a solution within `limits`.
 pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Report {
-    return_freed_memory();
+    crate::memory::return_freed_memory();
     let start = Instant::now();
     let mut progress = progress;
     let mut last_shown = start;
@@ -651,7 +672,7 @@ pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Repor
                 Outcome::GaveUp(_) if !last_round && s.stored >= attempt.max_states => {
                     if timed_out {
                         return Report {
-                            outcome: Outcome::GaveUp("time limit reached"),
+                            outcome: Outcome::GaveUp(Limit::Time),
                             stats: total,
                         };
                     }
@@ -848,12 +869,7 @@ fn search_from<W: Waiting>(
         if stats.expanded.is_multiple_of(4096) {
             let now = Instant::now();
             if limits.timeout.is_some_and(|t| now - start >= t) {
-                return finish(
-                    Outcome::GaveUp("time limit reached"),
-                    stats,
-                    &visited,
-                    &frontier,
-                );
+                return finish(Outcome::GaveUp(Limit::Time), stats, &visited, &frontier);
             }
             if let Some(report) = progress.as_mut() {
                 stats.stored = visited.len() as u64;
@@ -920,16 +936,11 @@ fn search_from<W: Waiting>(
             frontier.push(child_score, order.rank(child, &survey, depth), child_index);
         }
         if visited.len() as u64 >= limits.max_states.min(MAX_STATES) {
-            return finish(
-                Outcome::GaveUp("state limit reached"),
-                stats,
-                &visited,
-                &frontier,
-            );
+            return finish(Outcome::GaveUp(Limit::States), stats, &visited, &frontier);
         }
     }
     let outcome = if cut {
-        Outcome::GaveUp("positions forgotten by --diff")
+        Outcome::GaveUp(Limit::Forgotten)
     } else {
         Outcome::Insoluble
     };
@@ -1021,44 +1032,6 @@ pub fn shorten(deal: &Deal, moves: Vec<Move>) -> Vec<Move> {
         moves.splice(i..j, via);
         from = i.saturating_sub(2);
     }
-}
-
-/// Makes glibc give large freed blocks back to the system at once. By
-/// default it raises its threshold for that after each large free, so the
-/// memory of one portfolio attempt could stay resident under the next and
-/// add to the peak. With a fixed 1 MB threshold, every large table is its
-/// own mapping, gone when freed (and grown by `mremap`, without a copy).
-fn return_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        unsafe extern "C" {
-            fn mallopt(param: i32, value: i32) -> i32;
-        }
-        const M_MMAP_THRESHOLD: i32 = -3;
-        // SAFETY: mallopt only sets an allocator parameter; glibc documents
-        // M_MMAP_THRESHOLD and accepts any value up to 32 MB.
-        unsafe {
-            mallopt(M_MMAP_THRESHOLD, 1 << 20);
-        }
-    }
-}
-
-/// Peak resident memory of this process, in bytes (Linux), for reports.
-pub fn peak_memory() -> Option<u64> {
-    process_status_bytes("VmHWM:")
-}
-
-/// Resident memory now, in bytes (Linux).
-pub fn current_memory() -> Option<u64> {
-    process_status_bytes("VmRSS:")
-}
-
-/// A `kB` figure of `/proc/self/status`, in bytes.
-fn process_status_bytes(field: &str) -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with(field))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
 }
 
 #[cfg(test)]
@@ -1331,7 +1304,7 @@ mod tests {
     fn the_visited_set_stores_each_key_once() {
         let mut v = Visited::new(16);
         let keys: Vec<Key> = (0..20_000u64)
-            .map(|i| Key([i * 7919, i % 13, i % 5]))
+            .map(|i| Key::from_words([i * 7919, i % 13, i % 5]))
             .collect();
         for (i, &k) in keys.iter().enumerate() {
             assert_eq!(v.insert(k, 0), Some(i as u32));

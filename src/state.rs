@@ -137,9 +137,21 @@ const CARDS_PER_WORD: usize = 21;
 /// card a move can never put under it), or on a column's floor, or in a
 /// register. 156 bits, given the deal, name the whole position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Key(pub [u64; 3]);
+pub struct Key([u64; 3]);
 
 impl Key {
+    /// The three words, for a store that packs keys its own way.
+    #[inline]
+    pub fn words(&self) -> [u64; 3] {
+        self.0
+    }
+
+    /// A key from [`Key::words`].
+    #[inline]
+    pub fn from_words(words: [u64; 3]) -> Key {
+        Key(words)
+    }
+
     #[inline]
     fn set(&mut self, card: Card, code: u64) {
         let c = card as usize;
