@@ -7,6 +7,8 @@
 //! - §2 cards: [`cards`]; §3 the shuffle: [`shuffle`]
 //! - §5 moves and normalization, §8 dead runs: [`state`]
 //! - §6 solution files: [`solution`]; §7 verdicts: [`check`]
+//! - §7 the command line and its exit codes: [`cli`]; xpat2's save
+//!   files: [`xpat2`]
 
 pub mod cards;
 pub mod check;

@@ -2,9 +2,11 @@
 
 use std::process::ExitCode;
 
+use xpat_solver::cli;
+
 fn main() -> ExitCode {
-    match xpat_solver::cli::parse(std::env::args_os()) {
-        Ok(args) => ExitCode::from(xpat_solver::cli::run(args)),
+    match cli::parse(std::env::args_os()) {
+        Ok(options) => ExitCode::from(cli::run(options)),
         Err(code) => ExitCode::from(code),
     }
 }

@@ -103,6 +103,11 @@ pub struct Rules {
     pub deal: &'static [u8],
     /// Cards left over after the columns, dealt to the registers.
     pub dealt_to_registers: usize,
+    /// The free cells (numbered from 0) where xpat2 lays the cards dealt to
+    /// registers, in deal order: Seahaven's two go to cells 0 and 2. The
+    /// game does not tell free cells apart; xpat2's save files, which name
+    /// every card by its place in xpat2's card array, do.
+    pub xpat2_cells: &'static [usize],
     /// Baker's Dozen: kings go to the bottom of their column after the deal.
     pub kings_to_bottom: bool,
     pub build: Build,
@@ -143,6 +148,7 @@ pub static GAMES: [Rules; 4] = [
         registers: 4,
         deal: &[7, 6, 7, 6, 7, 6, 7, 6],
         dealt_to_registers: 0,
+        xpat2_cells: &[],
         kings_to_bottom: false,
         build: Build::AlternateColour,
         empty_column: EmptyColumn::AnyCard,
@@ -155,6 +161,7 @@ pub static GAMES: [Rules; 4] = [
         registers: 4,
         deal: &[5; 10],
         dealt_to_registers: 2,
+        xpat2_cells: &[0, 2],
         kings_to_bottom: false,
         build: Build::SameSuit,
         empty_column: EmptyColumn::KingsOnly,
@@ -167,6 +174,7 @@ pub static GAMES: [Rules; 4] = [
         registers: 0,
         deal: &[3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1],
         dealt_to_registers: 0,
+        xpat2_cells: &[],
         kings_to_bottom: false,
         build: Build::SameSuit,
         empty_column: EmptyColumn::Nothing,
@@ -179,6 +187,7 @@ pub static GAMES: [Rules; 4] = [
         registers: 0,
         deal: &[4; 13],
         dealt_to_registers: 0,
+        xpat2_cells: &[],
         kings_to_bottom: true,
         build: Build::AnySuit,
         empty_column: EmptyColumn::Nothing,
@@ -261,6 +270,12 @@ mod tests {
             assert_eq!(r.deal.len(), r.columns, "{}", r.name);
             assert!(r.columns <= MAX_COLUMNS && r.registers <= MAX_REGISTERS);
             assert!(r.dealt_to_registers <= r.registers);
+            assert_eq!(r.xpat2_cells.len(), r.dealt_to_registers, "{}", r.name);
+            let mut cells = r.xpat2_cells.to_vec();
+            cells.sort();
+            cells.dedup();
+            assert_eq!(cells.len(), r.xpat2_cells.len(), "{}: distinct", r.name);
+            assert!(cells.iter().all(|&c| c < r.registers), "{}", r.name);
         }
     }
 

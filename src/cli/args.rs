@@ -1,0 +1,232 @@
+//! The low layer of the command line: what clap reads, every value still
+//! the text the user typed. Nothing here knows what a value means or which
+//! options go together; [`super::options`] decides that, once.
+
+use std::ffi::{OsStr, OsString};
+use std::path::PathBuf;
+
+use clap::{Arg, Command, CommandFactory, FromArgMatches, Parser};
+
+use super::help;
+use crate::search::Limits;
+
+/// The heading of the search limits in `--help`.
+const LIMITS: &str = "Search limits (only with -search; ECHEC when one stops it)";
+
+/// Solves and checks the card solitaires of xpat2, dealt exactly as xpat2
+/// deals them.
+#[derive(Parser, Debug, Default)]
+#[command(name = "xpat-solver", version, about)]
+pub(super) struct RawArgs {
+    /// The deal: a game and a seed, e.g. FreeCell.123456 or fc.123456
+    #[arg(value_name = "RULE.SEED")]
+    pub game: String,
+
+    /// Replay the solution in FILE; last line SUCCES or ECHEC k
+    #[arg(long, value_name = "FILE")]
+    pub check: Option<PathBuf>,
+
+    /// Search, write a solution to FILE; last line SUCCES, ECHEC or INSOLUBLE
+    #[arg(long, value_name = "FILE")]
+    pub search: Option<PathBuf>,
+
+    /// Give up after storing N positions (its default is the search's, set
+    /// in `command`)
+    #[arg(long, value_name = "N", help_heading = LIMITS)]
+    pub max_states: Option<String>,
+
+    /// Give up after SECONDS, e.g. 10 or 0.5 [default: none]
+    #[arg(long, value_name = "SECONDS", help_heading = LIMITS)]
+    pub timeout: Option<String>,
+
+    /// Forget positions D (1..52) cards or more behind the best score; then
+    /// never INSOLUBLE [default: none]
+    #[arg(long, value_name = "D", help_heading = LIMITS)]
+    pub diff: Option<String>,
+
+    /// Also write the solution as an xpat2 save: PATH, or in directory PATH
+    /// xpat2's own name (FreeCell.000000123); watch it with `xpat2 FILE`
+    #[arg(long, value_name = "PATH")]
+    pub xpat2: Option<PathBuf>,
+
+    /// Where the save opens: start (Redo plays the moves) or end (the won
+    /// game; Undo steps back) [default: start]
+    #[arg(long, value_name = "WHERE")]
+    pub xpat2_at: Option<String>,
+}
+
+/// Why parsing stopped before there was anything to run.
+pub(super) enum Stop {
+    /// `--help` or `--version`: clap prints it.
+    Asked(clap::Error),
+    /// A command line clap could not read, in one line.
+    Usage(String),
+}
+
+/// The command with what `--help` computes: the games from the rules'
+/// table, the default state limit from the search's.
+fn command() -> Command {
+    let max_states = Limits::default().max_states;
+    RawArgs::command()
+        .override_usage(help::USAGE_FORMS)
+        .after_help(help::after_help())
+        .mut_arg("max_states", |arg: Arg| {
+            arg.help(format!(
+                "Give up after storing N positions [default: {max_states}]"
+            ))
+        })
+}
+
+/// Reads the command line (program name first) into [`RawArgs`].
+pub(super) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<RawArgs, Stop> {
+    let mut command = command();
+    command.build();
+    let args = normalize_dashes(&command, args);
+    let read = command
+        .try_get_matches_from_mut(args)
+        .and_then(|matches| RawArgs::from_arg_matches(&matches));
+    read.map_err(|e| {
+        if e.use_stderr() {
+            Stop::Usage(one_line(&e.render().to_string()))
+        } else {
+            Stop::Asked(e)
+        }
+    })
+}
+
+/// Test scripts write long options with one dash (`-check`, `-search`):
+/// turn `-word` into `--word` before clap sees it. Single-letter flags
+/// (`-h`, `-V`) and whatever follows `--` are left alone. A value that
+/// starts with `-` (`--timeout -1`, `-search -out`) is joined to its
+/// option (`--timeout=-1`), so clap hands it over as typed and the
+/// options' check says what is wrong with it, instead of clap taking it
+/// for an unknown flag; another option in its place (`-search -timeout 5`)
+/// is left for clap to say the value is missing.
+fn normalize_dashes(command: &Command, args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    let mut args = args.into_iter();
+    let mut out: Vec<OsString> = args.next().into_iter().collect(); // the program
+    let mut expecting = false;
+    for arg in args.by_ref() {
+        let two = one_dash_to_two(&arg);
+        let known = option_named(command, &two);
+        if expecting && known.is_none() && arg.as_encoded_bytes().starts_with(b"-") {
+            if let Some(option) = out.last_mut() {
+                option.push("=");
+                option.push(&arg);
+            }
+            expecting = false;
+            continue;
+        }
+        let ended = !expecting && arg == "--";
+        out.push(if expecting && known.is_none() {
+            arg
+        } else {
+            two
+        });
+        expecting = known.is_some_and(|a| a.get_action().takes_values());
+        if ended {
+            break;
+        }
+    }
+    out.extend(args);
+    out
+}
+
+/// The option `--name` (or `-h`, `-V`, `--help`, `--version`) names.
+fn option_named<'c>(command: &'c Command, arg: &OsStr) -> Option<&'c Arg> {
+    let arg = arg.to_str()?;
+    command.get_arguments().find(|a| {
+        arg.strip_prefix("--")
+            .is_some_and(|name| a.get_long() == Some(name))
+            || arg.strip_prefix('-').is_some_and(|short| {
+                short.len() == 1 && a.get_short().is_some_and(|c| short.starts_with(c))
+            })
+    })
+}
+
+/// `-word` (lowercase letters, digits, dashes) as `--word`.
+fn one_dash_to_two(arg: &OsStr) -> OsString {
+    match arg.to_str() {
+        Some(s)
+            if s.len() > 2
+                && s.starts_with('-')
+                && !s.starts_with("--")
+                && s.as_bytes()[1].is_ascii_lowercase()
+                && s[1..]
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') =>
+        {
+            OsString::from(format!("-{s}"))
+        }
+        _ => arg.to_owned(),
+    }
+}
+
+/// Folds clap's several-line error into one line: its sentences up to the
+/// usage block, so a script's log shows the whole reason on the line it
+/// greps. Clap's tip to write a value after `--` is dropped: that makes it
+/// the deal's name here, never an option's value.
+fn one_line(rendered: &str) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for line in rendered.lines() {
+        let line = line.trim();
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        let line = line.strip_prefix("error: ").unwrap_or(line);
+        if line.is_empty() || line.starts_with("tip: to pass '") {
+            continue;
+        }
+        match parts.last_mut() {
+            // "...not provided:" is followed by the list of what is missing.
+            Some(last) if last.ends_with(':') => {
+                last.push(' ');
+                last.push_str(line);
+            }
+            _ => parts.push(line.to_string()),
+        }
+    }
+    parts.join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(line: &str) -> Result<RawArgs, String> {
+        parse(line.split(' ').map(OsString::from)).map_err(|stop| match stop {
+            Stop::Usage(message) => message,
+            Stop::Asked(e) => e.to_string(),
+        })
+    }
+
+    #[test]
+    fn one_and_two_dash_options() {
+        let a = raw("x fc.7 -check a.sol").unwrap();
+        assert_eq!((a.game.as_str(), a.check), ("fc.7", Some("a.sol".into())));
+        let a = raw("x FreeCell.7 --search b.sol -max-states 10 -xpat2-at end").unwrap();
+        assert_eq!(a.search, Some("b.sol".into()));
+        assert_eq!(a.max_states.as_deref(), Some("10"));
+        assert_eq!(a.xpat2_at.as_deref(), Some("end"));
+    }
+
+    #[test]
+    fn values_are_taken_as_typed() {
+        let a = raw("x st.7 -search -out.sol -timeout -1 --diff -2").unwrap();
+        assert_eq!(a.search, Some("-out.sol".into()));
+        assert_eq!(a.timeout.as_deref(), Some("-1"));
+        assert_eq!(a.diff.as_deref(), Some("-2"));
+        let a = raw("x --search=-s.sol -- fc.1").unwrap();
+        assert_eq!((a.game.as_str(), a.search), ("fc.1", Some("-s.sol".into())));
+    }
+
+    #[test]
+    fn clap_errors_fold_into_one_line() {
+        let e = raw("x fc.7 -chek a").unwrap_err();
+        assert!(e.contains("unexpected argument '--chek'"), "{e}");
+        assert!(e.contains("a similar argument exists: '--check'"), "{e}");
+        assert!(!e.contains('\n'), "{e}");
+        assert!(raw("x").unwrap_err().contains("<RULE.SEED>"));
+        assert!(raw("x fc.1 fc.2").unwrap_err().contains("'fc.2'"));
+    }
+}

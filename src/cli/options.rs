@@ -1,0 +1,219 @@
+//! The high layer of the command line: [`RawArgs`] checked once and turned
+//! into [`Options`], the plain description of what to do that the rest of
+//! the program reads. Every rule about what a value may be and which
+//! options go together lives here, so every usage error clap does not find
+//! is found in this one place.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::args::RawArgs;
+use crate::rules::GameId;
+use crate::search::Limits;
+use crate::xpat2;
+
+/// What the program is asked to do, every value checked.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub game: GameId,
+    pub mode: Mode,
+}
+
+/// The three forms of the command.
+#[derive(Clone, Debug)]
+pub enum Mode {
+    /// No mode: show the normalized deal.
+    Show,
+    /// `-check FILE`: replay the solution in `file`.
+    Check {
+        file: PathBuf,
+        export: Option<Export>,
+    },
+    /// `-search FILE`: search within `limits`, write a solution to `file`.
+    Search {
+        file: PathBuf,
+        limits: Limits,
+        export: Option<Export>,
+    },
+}
+
+/// `--xpat2 PATH [--xpat2-at WHERE]`: a won solution also written as an
+/// xpat2 save file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Export {
+    /// A file, or a directory to put xpat2's own file name in.
+    pub path: PathBuf,
+    pub at: xpat2::At,
+}
+
+/// A usage error: what is wrong and what would be right, in one line.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct UsageError(pub String);
+
+/// "invalid value 'V' for 'OPTION': expected …": how every bad value is said.
+fn invalid(option: &str, value: &str, expected: &str) -> UsageError {
+    UsageError(format!(
+        "invalid value '{value}' for '{option}': {expected}"
+    ))
+}
+
+impl TryFrom<RawArgs> for Options {
+    type Error = UsageError;
+
+    fn try_from(raw: RawArgs) -> Result<Options, UsageError> {
+        let game = game(&raw.game)?;
+        let export = export(&raw)?;
+        let mode = match (&raw.check, &raw.search) {
+            (Some(_), Some(_)) => {
+                return Err(UsageError(
+                    "'--check' cannot be used with '--search': one mode at a time".into(),
+                ));
+            }
+            (Some(file), None) => {
+                no_limits(&raw, "cannot be used with '--check'")?;
+                Mode::Check {
+                    file: file_name("--check <FILE>", file)?,
+                    export,
+                }
+            }
+            (None, Some(file)) => Mode::Search {
+                file: file_name("--search <FILE>", file)?,
+                limits: limits(&raw)?,
+                export,
+            },
+            (None, None) => {
+                no_limits(&raw, "needs '--search FILE'")?;
+                if export.is_some() {
+                    return Err(UsageError(
+                        "'--xpat2' needs '--check FILE' or '--search FILE': it writes their solution"
+                            .into(),
+                    ));
+                }
+                Mode::Show
+            }
+        };
+        Ok(Options { game, mode })
+    }
+}
+
+/// `RULE.SEED` (SPEC §1).
+fn game(text: &str) -> Result<GameId, UsageError> {
+    let why = if text.matches('.').count() > 1 {
+        "more than one dot: expected RULE.SEED, e.g. FreeCell.123 or fc.123".to_string()
+    } else {
+        match text.parse() {
+            Ok(id) => return Ok(id),
+            Err(why) => why,
+        }
+    };
+    Err(invalid("<RULE.SEED>", text, &why))
+}
+
+/// A file name as given, unless it starts with `-`: `-search -out` is
+/// more likely a slip than a file's name, and `./-out` says it is one.
+fn file_name(option: &str, path: &Path) -> Result<PathBuf, UsageError> {
+    if path.as_os_str().as_encoded_bytes().starts_with(b"-") {
+        let path = path.to_string_lossy();
+        return Err(invalid(
+            option,
+            &path,
+            &format!(
+                "a name that starts with '-' looks like an option (a file of that name is ./{path})"
+            ),
+        ));
+    }
+    Ok(path.to_path_buf())
+}
+
+/// Refuses a search limit outside `-search`; `why` ends the message.
+fn no_limits(raw: &RawArgs, why: &str) -> Result<(), UsageError> {
+    let given = [
+        ("--max-states", raw.max_states.is_some()),
+        ("--timeout", raw.timeout.is_some()),
+        ("--diff", raw.diff.is_some()),
+    ];
+    match given.iter().find(|(_, present)| *present) {
+        Some((option, _)) => Err(UsageError(format!(
+            "'{option}' is a search limit: it {why}"
+        ))),
+        None => Ok(()),
+    }
+}
+
+fn limits(raw: &RawArgs) -> Result<Limits, UsageError> {
+    let default = Limits::default();
+    Ok(Limits {
+        max_states: match &raw.max_states {
+            Some(text) => max_states(text)?,
+            None => default.max_states,
+        },
+        timeout: raw.timeout.as_deref().map(timeout).transpose()?,
+        diff: raw.diff.as_deref().map(diff).transpose()?,
+    })
+}
+
+fn max_states(text: &str) -> Result<u64, UsageError> {
+    match text.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(invalid(
+            "--max-states <N>",
+            text,
+            &format!(
+                "expected a whole number of positions from 1 to {}",
+                u64::MAX
+            ),
+        )),
+    }
+}
+
+/// A positive, finite number of seconds that a [`Duration`] can hold
+/// (under 2^64 s): `1e20` would not fit.
+fn timeout(text: &str) -> Result<Duration, UsageError> {
+    let seconds = text.parse::<f64>().ok().filter(|&s| s > 0.0);
+    seconds
+        .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| {
+            invalid(
+                "--timeout <SECONDS>",
+                text,
+                "expected a positive number of seconds, below 2^64 (e.g. 10 or 0.5)",
+            )
+        })
+}
+
+/// A forgetting distance, in cards of score: 0 would forget every
+/// position at once, and past 52 there is no score to be behind.
+fn diff(text: &str) -> Result<u8, UsageError> {
+    match text.parse::<u8>() {
+        Ok(d @ 1..=52) => Ok(d),
+        _ => Err(invalid(
+            "--diff <D>",
+            text,
+            "expected a whole number of cards from 1 to 52",
+        )),
+    }
+}
+
+fn export(raw: &RawArgs) -> Result<Option<Export>, UsageError> {
+    let at = match raw.xpat2_at.as_deref() {
+        None | Some("start") => xpat2::At::Start,
+        Some("end") => xpat2::At::End,
+        Some(other) => {
+            return Err(invalid(
+                "--xpat2-at <WHERE>",
+                other,
+                "expected start or end",
+            ));
+        }
+    };
+    match &raw.xpat2 {
+        Some(path) => Ok(Some(Export {
+            path: file_name("--xpat2 <PATH>", path)?,
+            at,
+        })),
+        None if raw.xpat2_at.is_some() => Err(UsageError(
+            "'--xpat2-at' needs '--xpat2 PATH': it says where that save opens".into(),
+        )),
+        None => Ok(None),
+    }
+}

@@ -1,0 +1,135 @@
+//! The two layers together: a command line in, [`Options`] or the one
+//! line of its usage error out.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::options::UsageError;
+use super::*;
+use crate::search::Limits;
+use crate::xpat2::At;
+
+fn options(line: &str) -> Result<Options, String> {
+    let raw = args::parse(line.split(' ').map(OsString::from)).map_err(|stop| match stop {
+        args::Stop::Usage(message) => message,
+        args::Stop::Asked(e) => e.to_string(),
+    })?;
+    Options::try_from(raw).map_err(|UsageError(message)| message)
+}
+
+fn refused(line: &str, says: &str) {
+    match options(line) {
+        Ok(o) => panic!("{line}: accepted as {o:?}"),
+        Err(message) => assert!(message.contains(says), "{line}: {message}"),
+    }
+}
+
+fn search_limits(line: &str) -> Limits {
+    match options(line).unwrap().mode {
+        Mode::Search { limits, .. } => limits,
+        mode => panic!("{line}: {mode:?}"),
+    }
+}
+
+#[test]
+fn the_three_modes() {
+    let o = options("x fc.7").unwrap();
+    assert_eq!((o.game.rules.name, o.game.seed), ("FreeCell", 7));
+    assert!(matches!(o.mode, Mode::Show));
+    let o = options("x st.8 -check a.sol").unwrap();
+    assert!(matches!(o.mode, Mode::Check { file, export: None } if file == Path::new("a.sol")));
+    let o = options("x bd.9 --search b.sol").unwrap();
+    let Mode::Search { file, limits, .. } = o.mode else {
+        panic!("not a search");
+    };
+    assert_eq!(file, PathBuf::from("b.sol"));
+    let default = Limits::default();
+    assert_eq!(limits.max_states, default.max_states);
+    assert_eq!((limits.timeout, limits.diff), (None, None));
+}
+
+#[test]
+fn limits_are_read_and_checked() {
+    let l = search_limits("x fc.7 -search b.sol -max-states 10 -timeout 2.5 -diff 3");
+    assert_eq!(l.max_states, 10);
+    assert_eq!(l.timeout, Some(Duration::from_millis(2500)));
+    assert_eq!(l.diff, Some(3));
+    assert_eq!(search_limits("x fc.7 -search b -diff 52").diff, Some(52));
+    for (limit, value) in [
+        ("--timeout", "0"),
+        ("--timeout", "-1"),
+        ("--timeout", "1e20"),
+        ("--timeout", "inf"),
+        ("--timeout", "NaN"),
+        ("--timeout", "soon"),
+        ("--max-states", "0"),
+        ("--max-states", "-5"),
+        ("--max-states", "ten"),
+        ("--diff", "0"),
+        ("--diff", "53"),
+        ("--diff", "-1"),
+    ] {
+        refused(
+            &format!("x fc.7 -search b {limit} {value}"),
+            &format!("invalid value '{value}' for '{limit} <"),
+        );
+    }
+    refused(
+        "x fc.7 -search b --timeout 1e20",
+        "positive number of seconds",
+    );
+    refused("x fc.7 -search b --diff 0", "from 1 to 52");
+    refused("x fc.7 -search b --max-states 0", "from 1 to");
+}
+
+#[test]
+fn limits_belong_to_the_search_only() {
+    for limit in ["--max-states 5", "--timeout 5", "--diff 5"] {
+        refused(&format!("x fc.7 {limit}"), "needs '--search FILE'");
+        refused(
+            &format!("x fc.7 -check a {limit}"),
+            "cannot be used with '--check'",
+        );
+    }
+    refused("x fc.7 -check a -search b", "cannot be used with");
+}
+
+#[test]
+fn xpat2_export_options() {
+    let export = |line: &str| match options(line).unwrap().mode {
+        Mode::Check { export, .. } | Mode::Search { export, .. } => export,
+        Mode::Show => panic!("{line}: no mode"),
+    };
+    let expected = |at| Export {
+        path: PathBuf::from("out"),
+        at,
+    };
+    assert_eq!(
+        export("x fc.7 -check a.sol --xpat2 out"),
+        Some(expected(At::Start))
+    );
+    assert_eq!(
+        export("x fc.7 -search a.sol -xpat2 out -xpat2-at end"),
+        Some(expected(At::End))
+    );
+    assert_eq!(export("x fc.7 -search a.sol"), None);
+    refused(
+        "x fc.7 --xpat2 out",
+        "needs '--check FILE' or '--search FILE'",
+    );
+    refused("x fc.7 -check a.sol --xpat2-at end", "needs '--xpat2 PATH'");
+    refused(
+        "x fc.7 -check a.sol --xpat2 o --xpat2-at middle",
+        "expected start or end",
+    );
+}
+
+#[test]
+fn bad_deals_name_the_argument() {
+    refused(
+        "x fc.0",
+        "invalid value 'fc.0' for '<RULE.SEED>': seed 0 is out of range",
+    );
+    refused("x fc.1.2", "more than one dot");
+    refused("x", "<RULE.SEED>");
+}

@@ -1,0 +1,199 @@
+//! xpat2 save files (`../shared/XPAT2-SAVE.md`): a solution written so the
+//! real xpat2 loads it and steps through it with Redo, or opens on the won
+//! game with Replay available.
+//!
+//! xpat2 keeps every card in one array, pile after pile (foundations,
+//! columns, free cells, an empty deck), and records a move as the array
+//! index of the card and the pile it goes to; [`board`] simulates that
+//! array to turn a solution into those words. This module lays the words
+//! out behind the file's header.
+
+mod board;
+#[cfg(test)]
+mod oracle;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+
+use crate::check::{self, Verdict};
+use crate::deal::Deal;
+use crate::rules::GameId;
+use crate::solution;
+use crate::state::Move;
+
+/// Where the saved game opens in xpat2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum At {
+    /// On the deal, every move ready for Redo.
+    Start,
+    /// On the won position, every move replayed (Replay shows them again).
+    End,
+}
+
+/// xpat2's magic number, in header slot [`slot::MAGIC`].
+pub const MAGIC: i32 = 0x741a;
+/// Bytes of the rule name at the head of the file.
+const NAME_BYTES: usize = 32;
+/// Integers of the header after the name.
+const HEADER_INTS: usize = 32;
+/// Where the move words start.
+const HEADER_BYTES: usize = NAME_BYTES + 4 * HEADER_INTS;
+/// Move words are padded with zero words to a multiple of this.
+const WORD_BLOCK: usize = 16;
+/// What a header slot holds when xpat2 gives it no meaning.
+const UNUSED: i32 = -1;
+
+/// The header's integer slots that mean something (XPAT2-SAVE.md
+/// "Layout"); every other slot holds [`UNUSED`].
+mod slot {
+    /// The seed of the deal.
+    pub const SEED: usize = 8;
+    /// How many move words the file records.
+    pub const MOVES: usize = 9;
+    /// How many of them xpat2 replays on loading.
+    pub const REPLAYED: usize = 10;
+    /// How many times the player cheated.
+    pub const CHEATS: usize = 11;
+    /// 1 when the game is finished.
+    pub const FINISHED: usize = 12;
+    /// xpat2's counters, all 0 in a fresh save.
+    pub const COUNTERS: [usize; 4] = [13, 14, 16, 17];
+    /// Where [`MAGIC`](super::MAGIC) goes.
+    pub const MAGIC: usize = 15;
+}
+
+/// The save file's bytes for a solution. Nothing is produced unless the
+/// moves replay to the won position.
+pub fn save(deal: &Deal, moves: &[Move], at: At) -> Result<Vec<u8>> {
+    if let Verdict::Failed { why, .. } = check::replay_moves(deal, moves) {
+        bail!("not a solution, no xpat2 save written: {why}");
+    }
+    let words = board::words(deal, moves).context("cannot lay the solution out as xpat2 does")?;
+    Ok(encode(deal.id, &words, at))
+}
+
+/// The header's integers for `moves` recorded words.
+fn header(id: GameId, moves: i32, at: At) -> [i32; HEADER_INTS] {
+    let mut a = [UNUSED; HEADER_INTS];
+    a[slot::SEED] = id.seed as i32;
+    a[slot::MOVES] = moves;
+    (a[slot::REPLAYED], a[slot::FINISHED]) = match at {
+        At::Start => (0, 0),
+        At::End => (moves, 1),
+    };
+    a[slot::CHEATS] = 0;
+    for i in slot::COUNTERS {
+        a[i] = 0;
+    }
+    a[slot::MAGIC] = MAGIC;
+    a
+}
+
+/// Name, header and words, big-endian (XPAT2-SAVE.md "Layout").
+fn encode(id: GameId, words: &[u32], at: At) -> Vec<u8> {
+    let padded = words.len().div_ceil(WORD_BLOCK) * WORD_BLOCK;
+    let mut bytes = Vec::with_capacity(HEADER_BYTES + 4 * padded);
+    bytes.extend_from_slice(id.rules.xpat2_name.as_bytes());
+    bytes.resize(NAME_BYTES, 0);
+    for v in header(id, words.len() as i32, at) {
+        bytes.extend_from_slice(&v.to_be_bytes());
+    }
+    for i in 0..padded {
+        let w = words.get(i).copied().unwrap_or(0);
+        bytes.extend_from_slice(&w.to_be_bytes());
+    }
+    bytes
+}
+
+/// xpat2's own name for a save: the rule name stripped to letters, digits
+/// and `-`, a dot, the seed on 9 digits (`FreeCell.000000123`).
+pub fn file_name(id: GameId) -> String {
+    let name: String = id
+        .rules
+        .xpat2_name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect();
+    format!("{name}.{:09}", id.seed)
+}
+
+/// Writes the save of a solution to `path` (or to xpat2's own file name
+/// inside it, when `path` is a directory), atomically; returns the path
+/// written.
+pub fn export(deal: &Deal, moves: &[Move], at: At, path: &Path) -> Result<PathBuf> {
+    let bytes = save(deal, moves, at)?;
+    let target = if path.is_dir() {
+        path.join(file_name(deal.id))
+    } else {
+        path.to_path_buf()
+    };
+    solution::write_atomically(&target, &bytes)?;
+    Ok(target)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::oracle::{be, solve};
+    use super::*;
+    use crate::deal::test_deal as deal;
+    use crate::rules::find;
+    use crate::state::Dest;
+
+    #[test]
+    fn the_header_follows_the_document() {
+        let (d, moves) = solve("bd", &[6, 1, 7, 5]);
+        for at in [At::Start, At::End] {
+            let bytes = save(&d, &moves, at).unwrap();
+            assert_eq!(&bytes[..13], b"Baker's Dozen");
+            assert!(bytes[13..32].iter().all(|&b| b == 0));
+            let a: Vec<i32> = (0..32).map(|i| be(&bytes, 32 + 4 * i)).collect();
+            let n = a[9];
+            assert!(n as usize >= moves.len() + 52 - 4, "every card goes up");
+            assert_eq!(a[8], d.id.seed as i32);
+            let (replayed, finished) = if at == At::Start { (0, 0) } else { (n, 1) };
+            assert_eq!((a[10], a[12]), (replayed, finished));
+            assert_eq!(a[15], 0x741a);
+            for i in [11, 13, 14, 16, 17] {
+                assert_eq!(a[i], 0, "a[{i}]");
+            }
+            for (i, &v) in a.iter().enumerate() {
+                if ![8, 9, 10, 11, 12, 13, 14, 15, 16, 17].contains(&i) {
+                    assert_eq!(v, -1, "a[{i}]");
+                }
+            }
+            let body = &bytes[160..];
+            assert_eq!(body.len() % (4 * 16), 0);
+            assert!(body.len() / 4 >= n as usize && body.len() / 4 < n as usize + 16);
+            assert!(body[4 * n as usize..].iter().all(|&b| b == 0));
+            assert!((0..n as usize).all(|i| be(body, 4 * i) != 0));
+        }
+    }
+
+    #[test]
+    fn file_names_are_xpat2s() {
+        let id = |g: &str, seed| GameId {
+            rules: find(g).unwrap(),
+            seed,
+        };
+        assert_eq!(file_name(id("fc", 123)), "FreeCell.000000123");
+        assert_eq!(file_name(id("bd", 999_999_999)), "BakersDozen.999999999");
+        assert_eq!(file_name(id("mo", 7)), "MidnightOil.000000007");
+        assert_eq!(file_name(id("st", 42)), "Seahaven.000000042");
+    }
+
+    #[test]
+    fn nothing_is_written_for_a_non_solution() {
+        let d = deal("fc", 123);
+        let one = [Move {
+            card: 33,
+            dest: Dest::Register,
+        }];
+        assert!(save(&d, &one, At::Start).is_err());
+        let dir = std::env::temp_dir().join(format!("xpat2-save-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        assert!(export(&d, &one, At::End, &dir).is_err());
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
