@@ -4,6 +4,7 @@
 #![allow(dead_code)] // each test file uses its own part of this module
 
 use std::ffi::OsStr;
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -45,11 +46,27 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
+    run_to(args, None, None)
+}
+
+/// Runs the binary with stdout or stderr sent to `stdout` or `stderr`
+/// (a file such as `/dev/full`) instead of captured; what goes there is
+/// not in the [`Run`].
+pub fn run_to<I, S>(args: I, stdout: Option<File>, stderr: Option<File>) -> Run
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
     let args: Vec<_> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
-    let out = Command::new(env!("CARGO_BIN_EXE_xpat-solver"))
-        .args(&args)
-        .output()
-        .expect("cannot start xpat-solver");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_xpat-solver"));
+    command.args(&args);
+    if let Some(file) = stdout {
+        command.stdout(file);
+    }
+    if let Some(file) = stderr {
+        command.stderr(file);
+    }
+    let out = command.output().expect("cannot start xpat-solver");
     let run = Run {
         code: out.status.code().unwrap_or_else(|| {
             panic!(
