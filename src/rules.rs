@@ -270,12 +270,6 @@ mod tests {
             assert_eq!(r.deal.len(), r.columns, "{}", r.name);
             assert!(r.columns <= MAX_COLUMNS && r.registers <= MAX_REGISTERS);
             assert!(r.dealt_to_registers <= r.registers);
-            assert_eq!(r.xpat2_cells.len(), r.dealt_to_registers, "{}", r.name);
-            let mut cells = r.xpat2_cells.to_vec();
-            cells.sort();
-            cells.dedup();
-            assert_eq!(cells.len(), r.xpat2_cells.len(), "{}: distinct", r.name);
-            assert!(cells.iter().all(|&c| c < r.registers), "{}", r.name);
         }
     }
 

@@ -241,6 +241,19 @@ mod tests {
         assert_eq!(board.pile(4).len(), 6);
     }
 
+    /// Each card dealt to registers has a free cell of its own.
+    #[test]
+    fn every_row_names_a_free_cell_per_card_dealt_to_registers() {
+        for r in &crate::rules::GAMES {
+            assert_eq!(r.xpat2_cells.len(), r.dealt_to_registers, "{}", r.name);
+            let mut cells = r.xpat2_cells.to_vec();
+            cells.sort();
+            cells.dedup();
+            assert_eq!(cells.len(), r.xpat2_cells.len(), "{}: distinct", r.name);
+            assert!(cells.iter().all(|&c| c < r.registers), "{}", r.name);
+        }
+    }
+
     #[test]
     fn seahaven_starts_with_its_two_cards_in_free_cells_0_and_2() {
         for seed in 1..=30 {
