@@ -194,9 +194,8 @@ const SUIT_FIELDS: [[u64; SUITS]; WORDS] = {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{initial, walk};
+    use super::super::testing::{deals, initial, walk};
     use super::*;
-    use crate::rules::GAMES;
 
     /// The decoded position is the position, down to the counts the key
     /// holds only implicitly.
@@ -212,25 +211,19 @@ mod tests {
 
     #[test]
     fn initial_positions_decode_from_their_keys() {
-        for rules in &GAMES {
-            for seed in 1..=200 {
-                let (deal, state) = initial(rules.alias, seed);
-                assert_decodes(&KeyDecoder::new(&deal), &state);
-            }
+        for (_, _, deal, state) in deals(1..=200) {
+            assert_decodes(&KeyDecoder::new(&deal), &state);
         }
     }
 
     #[test]
     fn positions_of_random_walks_decode_from_their_keys() {
         let mut rng = 0x2545F4914F6CDD1Du64;
-        for rules in &GAMES {
-            for seed in 1..=30 {
-                let (deal, _) = initial(rules.alias, seed);
-                let decoder = KeyDecoder::new(&deal);
-                walk(rules.alias, seed, 200, &mut rng, |state| {
-                    assert_decodes(&decoder, state);
-                });
-            }
+        for (rules, seed, deal, _) in deals(1..=30) {
+            let decoder = KeyDecoder::new(&deal);
+            walk(rules.alias, seed, 200, &mut rng, |state| {
+                assert_decodes(&decoder, state);
+            });
         }
     }
 

@@ -1,16 +1,15 @@
 //! Positions that can never be won, found without searching them: the
-//! dead runs of SPEC §8, and in the games where a card only ever moves onto
-//! a card one rank higher or to the foundation (no registers, and empty
-//! columns take nothing: Midnight Oil, Baker's Dozen; see
-//! [`Rules::only_onto_higher`](crate::rules::Rules::only_onto_higher)) stuck cards and a closure over what can
+//! dead runs of SPEC §8 and, in the games where a card only ever moves
+//! onto a card one rank higher or to the foundation (no registers, and
+//! empty columns take nothing: Midnight Oil, Baker's Dozen; see
+//! [`Rules::only_onto_higher`]), stuck cards and a closure over what can
 //! still happen. SPEC §8 asks for a proof of any pruning beyond its own
 //! before `INSOLUBLE` may rest on it; the proofs follow.
 //!
 //! # Dead runs (SPEC §8)
 //!
 //! In a same-suit game a decreasing same-suit run at a column's top that
-//! is too long to move again (see
-//! [`Rules::dead_run_length`](crate::rules::Rules::dead_run_length)) leaves only
+//! is too long to move again (see [`Rules::dead_run_length`]) leaves only
 //! card by card to the foundation. A lower card of its suit beneath it in
 //! the same column must reach the foundation first, and stays covered by
 //! the run: the column is never cleared.
@@ -63,6 +62,9 @@
 //! than P, is a column top there. The parent's closure finishes every
 //! card, so the child's does too: the child is not blocked, and the
 //! closure need not be worked out.
+//!
+//! [`Rules::only_onto_higher`]: crate::rules::Rules::only_onto_higher
+//! [`Rules::dead_run_length`]: crate::rules::Rules::dead_run_length
 
 use super::bits::{ALL_CARDS, card_bits, top_bits};
 use super::{Dest, FLOOR, Move, NOTHING, State};

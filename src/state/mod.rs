@@ -266,23 +266,19 @@ impl fmt::Display for State {
 
 #[cfg(test)]
 mod tests {
-    use super::testing::{foundation_is_consistent, initial, is_normalized, xorshift};
+    use super::testing::{deals, foundation_is_consistent, initial, is_normalized, xorshift};
     use super::*;
-    use crate::rules::GAMES;
 
     #[test]
     fn initial_states_are_normalized_and_keep_the_dealt_order() {
-        for rules in &GAMES {
-            for seed in 1..=200 {
-                let (deal, state) = initial(rules.alias, seed);
-                assert!(is_normalized(&state), "{} {seed}", rules.name);
-                assert!(foundation_is_consistent(&state), "{} {seed}", rules.name);
-                // Cards left in place keep their order: each column of the
-                // state is a dealt column less a top run played away.
-                for column in state.columns() {
-                    let dealt = deal.columns.iter().find(|d| d[0] == column[0]).unwrap();
-                    assert_eq!(dealt[..column.len()], column[..]);
-                }
+        for (rules, seed, deal, state) in deals(1..=200) {
+            assert!(is_normalized(&state), "{} {seed}", rules.name);
+            assert!(foundation_is_consistent(&state), "{} {seed}", rules.name);
+            // Cards left in place keep their order: each column of the
+            // state is a dealt column less a top run played away.
+            for column in state.columns() {
+                let dealt = deal.columns.iter().find(|d| d[0] == column[0]).unwrap();
+                assert_eq!(dealt[..column.len()], column[..]);
             }
         }
     }
@@ -308,28 +304,25 @@ mod tests {
     #[test]
     fn random_walks_keep_every_invariant() {
         let mut rng = 0x2545F4914F6CDD1Du64;
-        for rules in &GAMES {
-            for seed in 1..=30 {
-                let (_, mut state) = initial(rules.alias, seed);
-                for _ in 0..200 {
-                    let mut moves = Vec::new();
-                    state.for_each_move(|m| moves.push(m));
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let mv = moves[(xorshift(&mut rng) % moves.len() as u64) as usize];
-                    assert_eq!(state.check_move(mv), Ok(()), "{mv}");
-                    let before = state.foundation;
-                    state.apply(mv);
-                    assert!(state.foundation.iter().zip(before).all(|(&a, b)| a >= b));
-                    assert!(is_normalized(&state));
-                    assert!(foundation_is_consistent(&state));
-                    let placed = state.columns().iter().map(Vec::len).sum::<usize>()
-                        + state.registers().count()
-                        + state.score() as usize;
-                    assert_eq!(placed, CARDS);
-                    assert_eq!(state.columns().len() + state.empty_columns(), rules.columns);
+        for (rules, _, _, mut state) in deals(1..=30) {
+            for _ in 0..200 {
+                let mut moves = Vec::new();
+                state.for_each_move(|m| moves.push(m));
+                if moves.is_empty() {
+                    break;
                 }
+                let mv = moves[(xorshift(&mut rng) % moves.len() as u64) as usize];
+                assert_eq!(state.check_move(mv), Ok(()), "{mv}");
+                let before = state.foundation;
+                state.apply(mv);
+                assert!(state.foundation.iter().zip(before).all(|(&a, b)| a >= b));
+                assert!(is_normalized(&state));
+                assert!(foundation_is_consistent(&state));
+                let placed = state.columns().iter().map(Vec::len).sum::<usize>()
+                    + state.registers().count()
+                    + state.score() as usize;
+                assert_eq!(placed, CARDS);
+                assert_eq!(state.columns().len() + state.empty_columns(), rules.columns);
             }
         }
     }

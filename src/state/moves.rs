@@ -197,32 +197,28 @@ impl State {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::initial;
+    use super::super::testing::{deals, initial};
     use super::*;
-    use crate::rules::GAMES;
 
     #[test]
     fn generated_moves_are_exactly_the_useful_legal_ones() {
-        for rules in &GAMES {
-            for seed in 1..=20 {
-                let (_, state) = initial(rules.alias, seed);
-                let mut generated = Vec::new();
-                state.for_each_move(|m| generated.push(m));
-                for card in 0..52 {
-                    let dests = (0..52)
-                        .map(Dest::Card)
-                        .chain([Dest::EmptyColumn, Dest::Register]);
-                    for dest in dests {
-                        let mv = Move { card, dest };
-                        let lone_to_empty = dest == Dest::EmptyColumn && state.below(card) == FLOOR;
-                        let legal = state.check_move(mv).is_ok() && !lone_to_empty;
-                        assert_eq!(
-                            generated.contains(&mv),
-                            legal,
-                            "{} {seed}: {mv}",
-                            rules.name
-                        );
-                    }
+        for (rules, seed, _, state) in deals(1..=20) {
+            let mut generated = Vec::new();
+            state.for_each_move(|m| generated.push(m));
+            for card in 0..52 {
+                let dests = (0..52)
+                    .map(Dest::Card)
+                    .chain([Dest::EmptyColumn, Dest::Register]);
+                for dest in dests {
+                    let mv = Move { card, dest };
+                    let lone_to_empty = dest == Dest::EmptyColumn && state.below(card) == FLOOR;
+                    let legal = state.check_move(mv).is_ok() && !lone_to_empty;
+                    assert_eq!(
+                        generated.contains(&mv),
+                        legal,
+                        "{} {seed}: {mv}",
+                        rules.name
+                    );
                 }
             }
         }

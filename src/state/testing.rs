@@ -1,9 +1,12 @@
 //! What the state's tests share: deals, reproducible random walks, and the
 //! invariants every position must keep.
 
+use std::ops::RangeInclusive;
+
 use super::{FOUNDATION, State};
 use crate::cards::{CARDS, Card, KING, SUITS, card_of, rank, suit};
 use crate::deal::{Deal, test_deal};
+use crate::rules::{GAMES, Rules};
 
 /// The deal of `game` (long name or alias) and `seed`, and its normalized
 /// initial position.
@@ -11,6 +14,18 @@ pub(super) fn initial(game: &str, seed: u32) -> (Deal, State) {
     let deal = test_deal(game, seed);
     let state = State::new(&deal);
     (deal, state)
+}
+
+/// Every game's deals of `seeds`, each with its initial position.
+pub(super) fn deals(
+    seeds: RangeInclusive<u32>,
+) -> impl Iterator<Item = (&'static Rules, u32, Deal, State)> {
+    GAMES.iter().flat_map(move |rules| {
+        seeds.clone().map(move |seed| {
+            let (deal, state) = initial(rules.alias, seed);
+            (rules, seed, deal, state)
+        })
+    })
 }
 
 /// A xorshift step: the tests' random numbers, the same on every run.

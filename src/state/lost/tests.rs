@@ -169,6 +169,36 @@ fn dead_runs_are_found_only_over_a_lower_card_of_their_suit() {
     assert!(!State::new(&deal).has_stuck_card());
 }
 
+/// In Baker's Dozen a card's parents of other suits can be on the
+/// foundation: 2♣ over A♣, with 3♣ beneath them and the other Threes
+/// played, can never leave. Every other column is dealt from high to low,
+/// so 2♣ is the only card over a lower card of its suit.
+#[test]
+fn a_parent_on_the_foundation_takes_no_card() {
+    let bd = crate::rules::find("bd").unwrap();
+    let mut deal = Deal::new(GameId { rules: bd, seed: 1 });
+    // 3♣ A♣ 2♣, and the Threes, Twos and Aces of the other suits with the
+    // Aces on top.
+    let stuck = vec![8, 0, 4];
+    let played = vec![11, 7, 3, 10, 6, 2, 9, 5, 1];
+    let rest: Vec<Card> = (0..CARDS as Card)
+        .rev()
+        .filter(|c| !stuck.contains(c) && !played.contains(c))
+        .collect();
+    deal.columns = vec![stuck, played];
+    let others = bd.columns - deal.columns.len();
+    for i in 0..others {
+        let (from, to) = (i * rest.len() / others, (i + 1) * rest.len() / others);
+        deal.columns.push(rest[from..to].to_vec());
+    }
+    let state = State::new(&deal);
+    let [clubs, other_suits @ ..] = state.foundation();
+    assert!(clubs == 0 && other_suits.iter().all(|&h| h >= 3));
+    assert_eq!(state.survey().own_suit_inversions, 1);
+    assert!(state.has_stuck_card());
+    assert!(state.is_blocked_for_good());
+}
+
 /// Baker's Dozen 218 is lost from the deal, and no single card shows
 /// it: every King lies under a Queen (K♣ under Q♦, K♠ under Q♥, K♥
 /// under Q♠, K♦ under Q♣), so the first Queen to leave must go to the
