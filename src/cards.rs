@@ -19,6 +19,9 @@ pub const KING: u8 = 13;
 /// Every card of suit 0 (clubs), a bit per card (bit `c` for card `c`);
 /// shifted left by a suit, that suit's cards.
 pub const SUIT_CARDS: u64 = 0x1_1111_1111_1111;
+/// The four cards of rank 1 (the Aces), a bit per card; shifted left by
+/// `card_of(rank, 0)`, the four cards of that rank.
+pub const RANK_CARDS: u64 = 0xF;
 
 /// Rank of a card: 1 (Ace) to 13 (King).
 #[inline]
@@ -44,10 +47,10 @@ pub const fn card_of(rank: u8, suit: u8) -> Card {
     (rank - 1) * 4 + suit
 }
 
-const RANK_NAMES: [&str; 13] = [
+const RANK_NAMES: [&str; KING as usize] = [
     "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
 ];
-const SUIT_SYMBOLS: [char; 4] = ['♣', '♠', '♥', '♦'];
+const SUIT_SYMBOLS: [char; SUITS] = ['♣', '♠', '♥', '♦'];
 
 /// Shows a card the way a player names it (`9♠`, `K♦`), for messages and
 /// for the printed deal. Solution files only ever hold the number.

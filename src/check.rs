@@ -1,7 +1,7 @@
 //! Replaying a solution file (SPEC §6–7): `SUCCES`, or `ECHEC k` with the
 //! first line `k` that fails, and a sentence saying why.
 
-use crate::cards::{Name, is_red, rank};
+use crate::cards::{Card, Name, is_red, rank};
 use crate::deal::Deal;
 use crate::rules::{Build, EmptyColumn, Rules};
 use crate::solution::Line;
@@ -32,7 +32,7 @@ pub fn replay(deal: &Deal, lines: &[Line]) -> Verdict {
                     return failed(format!(
                         "{}: {}",
                         describe(*mv),
-                        explain(state.rules(), *mv, illegal)
+                        explain(state.rules(), mv.card, illegal)
                     ));
                 }
             }
@@ -65,43 +65,60 @@ fn shown(line: &Line) -> String {
     }
 }
 
-/// Why the move is illegal, in the words of the game's rule: the state
-/// names the broken rule, this adds which part of it the move breaks.
-fn explain(rules: &Rules, mv: Move, illegal: Illegal) -> String {
-    match (illegal, mv.dest) {
-        (Illegal::WrongBuild { .. }, Dest::Card(onto)) => {
-            let (card, onto) = (mv.card, onto);
-            if rank(onto) != rank(card) + 1 {
-                format!(
-                    "{} is not one rank higher than {} ({} builds down by one rank)",
-                    Name(onto),
-                    Name(card),
-                    rules.name
-                )
-            } else {
-                match rules.build {
-                    Build::AlternateColour => format!(
-                        "{} and {} are both {}: {} builds in alternate colours",
-                        Name(card),
-                        Name(onto),
-                        if is_red(card) { "red" } else { "black" },
-                        rules.name
-                    ),
-                    Build::SameSuit => format!(
-                        "{} and {} are not of the same suit: {} builds in suit",
-                        Name(card),
-                        Name(onto),
-                        rules.name
-                    ),
-                    Build::AnySuit => illegal.to_string(),
-                }
-            }
-        }
-        (Illegal::NoEmptyColumn, _) if rules.empty_column == EmptyColumn::Nothing => format!(
-            "no empty column, and in {} an empty column takes no card anyway",
-            rules.name
+/// Why the move is illegal, in the words of the game's rule.
+fn explain(rules: &Rules, card: Card, illegal: Illegal) -> String {
+    let game = rules.name;
+    match illegal {
+        Illegal::CardOnFoundation => "the card is already on the foundation".to_string(),
+        Illegal::CardBuried { covered_by } => format!(
+            "the card is not accessible: {} lies on it",
+            Name(covered_by)
         ),
-        _ => illegal.to_string(),
+        Illegal::TargetOnFoundation => "the target card is on the foundation".to_string(),
+        Illegal::TargetInRegister => {
+            "the target card is in a register, not on a column".to_string()
+        }
+        Illegal::TargetBuried { covered_by } => format!(
+            "the target card is not a column's top card: {} lies on it",
+            Name(covered_by)
+        ),
+        Illegal::TargetIsTheCard => "a card cannot go onto itself".to_string(),
+        Illegal::WrongBuild { build, onto } => wrong_build(game, build, card, onto),
+        Illegal::NoEmptyColumn => match rules.empty_column {
+            EmptyColumn::Nothing => {
+                format!("no empty column, and in {game} an empty column takes no card anyway")
+            }
+            _ => "no empty column".to_string(),
+        },
+        Illegal::EmptyColumnRefuses(EmptyColumn::KingsOnly) => {
+            format!("in {game} an empty column takes only a King")
+        }
+        Illegal::EmptyColumnRefuses(_) => format!("in {game} an empty column takes no card"),
+        Illegal::NoRegisters => format!("{game} has no registers"),
+        Illegal::RegistersFull => "every register is full".to_string(),
+        Illegal::RegisterToRegister => "the card is already in a register".to_string(),
+    }
+}
+
+/// Which part of `game`'s building rule `build` the move of `card` onto
+/// `onto` breaks.
+fn wrong_build(game: &str, build: Build, card: Card, onto: Card) -> String {
+    let (card_name, onto_name) = (Name(card), Name(onto));
+    if rank(onto) != rank(card) + 1 {
+        return format!(
+            "{onto_name} is not one rank higher than {card_name} ({game} builds down by one rank)"
+        );
+    }
+    match build {
+        Build::AlternateColour => format!(
+            "{card_name} and {onto_name} are both {}: {game} builds in alternate colours",
+            if is_red(card) { "red" } else { "black" },
+        ),
+        Build::SameSuit => {
+            format!("{card_name} and {onto_name} are not of the same suit: {game} builds in suit")
+        }
+        // Any suit is refused only by rank, above; the rule in general.
+        Build::AnySuit => format!("the target must be {}", build.describe()),
     }
 }
 

@@ -1,0 +1,310 @@
+//! The moves of SPEC §5: what a move is, why one may be illegal, playing
+//! one, and finding every move worth searching.
+
+use std::fmt;
+
+use super::bits::{card_bits, top_bits};
+use super::{FLOOR, FOUNDATION, REGISTER, State};
+use crate::cards::{Card, KING, RANK_CARDS, card_of, rank};
+use crate::rules::{Build, EmptyColumn};
+
+/// Where a move puts its card: SPEC §6's three kinds of destination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dest {
+    /// On top of this card, which must be a column's top card.
+    Card(Card),
+    /// Into an empty column (`V`); all empty columns are alike.
+    EmptyColumn,
+    /// Into a free register (`T`).
+    Register,
+}
+
+/// One move of a solution: a card and where it goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub card: Card,
+    pub dest: Dest,
+}
+
+impl fmt::Display for Move {
+    /// The solution-file form: `33 38`, `33 V`, `33 T`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.dest {
+            Dest::Card(d) => write!(f, "{} {}", self.card, d),
+            Dest::EmptyColumn => write!(f, "{} V", self.card),
+            Dest::Register => write!(f, "{} T", self.card),
+        }
+    }
+}
+
+/// Why a move is illegal in a position (SPEC §5): the rule it breaks and
+/// the cards that show it, for `-check` to put in words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Illegal {
+    /// The card is on the foundation, and cards never come back.
+    CardOnFoundation,
+    /// The card is neither a column's top nor in a register.
+    CardBuried {
+        covered_by: Card,
+    },
+    TargetOnFoundation,
+    TargetInRegister,
+    /// The target card is in a column, but not its top.
+    TargetBuried {
+        covered_by: Card,
+    },
+    TargetIsTheCard,
+    /// The game's building rule does not let the card lie on `onto`.
+    WrongBuild {
+        build: Build,
+        onto: Card,
+    },
+    NoEmptyColumn,
+    /// There is an empty column, and the game's rule for it refuses the card.
+    EmptyColumnRefuses(EmptyColumn),
+    /// The game has no registers at all.
+    NoRegisters,
+    RegistersFull,
+    RegisterToRegister,
+}
+
+impl State {
+    /// Why `mv` is illegal here, or `Ok` (SPEC §5).
+    pub fn check_move(&self, mv: Move) -> Result<(), Illegal> {
+        let card = mv.card;
+        if self.below[card as usize] == FOUNDATION {
+            return Err(Illegal::CardOnFoundation);
+        }
+        if let Some(covered_by) = self.above(card) {
+            return Err(Illegal::CardBuried { covered_by });
+        }
+        match mv.dest {
+            Dest::Card(onto) => self.check_onto(card, onto),
+            Dest::EmptyColumn => self.check_empty_column(card),
+            Dest::Register => self.check_register(card),
+        }
+    }
+
+    /// Why the accessible `card` may not go onto `onto`, or `Ok`.
+    fn check_onto(&self, card: Card, onto: Card) -> Result<(), Illegal> {
+        if onto == card {
+            return Err(Illegal::TargetIsTheCard);
+        }
+        match self.below[onto as usize] {
+            FOUNDATION => return Err(Illegal::TargetOnFoundation),
+            REGISTER => return Err(Illegal::TargetInRegister),
+            _ => {}
+        }
+        if let Some(covered_by) = self.above(onto) {
+            return Err(Illegal::TargetBuried { covered_by });
+        }
+        let build = self.rules.build;
+        if !build.allows(card, onto) {
+            return Err(Illegal::WrongBuild { build, onto });
+        }
+        Ok(())
+    }
+
+    /// Why the accessible `card` may not go into an empty column, or `Ok`.
+    fn check_empty_column(&self, card: Card) -> Result<(), Illegal> {
+        let rule = self.rules.empty_column;
+        if self.empty_columns == 0 {
+            return Err(Illegal::NoEmptyColumn);
+        }
+        if !rule.accepts(card) {
+            return Err(Illegal::EmptyColumnRefuses(rule));
+        }
+        Ok(())
+    }
+
+    /// Why the accessible `card` may not go into a register, or `Ok`.
+    fn check_register(&self, card: Card) -> Result<(), Illegal> {
+        if self.rules.registers == 0 {
+            return Err(Illegal::NoRegisters);
+        }
+        if self.below[card as usize] == REGISTER {
+            return Err(Illegal::RegisterToRegister);
+        }
+        if self.free_registers() == 0 {
+            return Err(Illegal::RegistersFull);
+        }
+        Ok(())
+    }
+
+    /// Plays a move known to be legal, then normalizes.
+    #[inline]
+    pub fn apply(&mut self, mv: Move) {
+        debug_assert_eq!(self.check_move(mv), Ok(()));
+        self.lift(mv.card);
+        match mv.dest {
+            Dest::Card(onto) => self.place(mv.card, onto),
+            Dest::EmptyColumn => {
+                self.empty_columns -= 1;
+                self.place(mv.card, FLOOR);
+            }
+            Dest::Register => self.place(mv.card, REGISTER),
+        }
+        self.normalize();
+    }
+
+    /// Plays `mv` if it is legal.
+    pub fn try_apply(&mut self, mv: Move) -> Result<(), Illegal> {
+        self.check_move(mv)?;
+        self.apply(mv);
+        Ok(())
+    }
+
+    /// Calls `f` with every move worth searching: the legal moves of
+    /// SPEC §5 less those that can never matter. A lone card is never moved
+    /// into an empty column (the same position again), and a register card
+    /// never to another register (not legal). All empty columns are one
+    /// target, as they are one destination in a solution file.
+    #[inline]
+    pub fn for_each_move(&self, mut f: impl FnMut(Move)) {
+        let rules = self.rules;
+        let can_register = (self.registers_used as usize) < rules.registers;
+        // A bit per card: column tops, and cards in registers.
+        let bits = card_bits(&self.below);
+        let tops = bits.in_column & top_bits(&self.above);
+        let mut movable = tops | bits.register;
+        while movable != 0 {
+            let card = movable.trailing_zeros() as Card;
+            movable &= movable - 1;
+            let below = self.below[card as usize];
+            if rank(card) < KING {
+                // The four cards one rank higher, those that are tops.
+                let mut targets = tops & (RANK_CARDS << card_of(rank(card) + 1, 0));
+                while targets != 0 {
+                    let onto = targets.trailing_zeros() as Card;
+                    targets &= targets - 1;
+                    if rules.build.allows(card, onto) {
+                        let dest = Dest::Card(onto);
+                        f(Move { card, dest });
+                    }
+                }
+            }
+            if self.empty_columns > 0 && below != FLOOR && rules.empty_column.accepts(card) {
+                let dest = Dest::EmptyColumn;
+                f(Move { card, dest });
+            }
+            if can_register && below != REGISTER {
+                let dest = Dest::Register;
+                f(Move { card, dest });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{deals, initial};
+    use super::*;
+
+    #[test]
+    fn generated_moves_are_exactly_the_useful_legal_ones() {
+        for (rules, seed, _, state) in deals(1..=20) {
+            let mut generated = Vec::new();
+            state.for_each_move(|m| generated.push(m));
+            for card in 0..52 {
+                let dests = (0..52)
+                    .map(Dest::Card)
+                    .chain([Dest::EmptyColumn, Dest::Register]);
+                for dest in dests {
+                    let mv = Move { card, dest };
+                    let lone_to_empty = dest == Dest::EmptyColumn && state.below(card) == FLOOR;
+                    let legal = state.check_move(mv).is_ok() && !lone_to_empty;
+                    assert_eq!(
+                        generated.contains(&mv),
+                        legal,
+                        "{} {seed}: {mv}",
+                        rules.name
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn illegal_moves_are_named() {
+        let (deal, state) = initial("fc", 123);
+        // FreeCell 123: first column ends with 9♠ (33) on top.
+        assert_eq!(deal.columns[0].last(), Some(&33));
+        let buried = deal.columns[0][5];
+        let mv = |card, dest| Move { card, dest };
+        assert_eq!(
+            state.check_move(mv(buried, Dest::Register)),
+            Err(Illegal::CardBuried { covered_by: 33 })
+        );
+        assert_eq!(
+            state.check_move(mv(33, Dest::EmptyColumn)),
+            Err(Illegal::NoEmptyColumn)
+        );
+        assert_eq!(
+            state.check_move(mv(33, Dest::Card(33))),
+            Err(Illegal::TargetIsTheCard)
+        );
+        assert_eq!(
+            state.check_move(mv(33, Dest::Card(buried))),
+            Err(Illegal::TargetBuried { covered_by: 33 })
+        );
+        assert!(matches!(
+            state.check_move(mv(33, Dest::Card(deal.columns[1][0]))),
+            Err(Illegal::TargetBuried { .. })
+        ));
+        let mut s = state.clone();
+        s.try_apply(mv(33, Dest::Register)).unwrap();
+        assert_eq!(
+            s.check_move(mv(33, Dest::Register)),
+            Err(Illegal::RegisterToRegister)
+        );
+        let (_, bd) = initial("bd", 1);
+        let top = bd.columns()[0].last().copied().unwrap();
+        assert_eq!(
+            bd.check_move(mv(top, Dest::Register)),
+            Err(Illegal::NoRegisters)
+        );
+    }
+
+    #[test]
+    fn a_card_of_the_wrong_build_names_the_rule_and_the_target() {
+        let (_, state) = initial("fc", 123);
+        let tops: Vec<Card> = state.columns().iter().map(|c| *c.last().unwrap()).collect();
+        let mut seen = 0;
+        for &card in &tops {
+            for &onto in &tops {
+                let wrong = onto != card && !Build::AlternateColour.allows(card, onto);
+                let dest = Dest::Card(onto);
+                if wrong {
+                    seen += 1;
+                    assert_eq!(
+                        state.check_move(Move { card, dest }),
+                        Err(Illegal::WrongBuild {
+                            build: Build::AlternateColour,
+                            onto
+                        })
+                    );
+                }
+            }
+        }
+        assert!(seen > 0);
+    }
+
+    #[test]
+    fn seahaven_empty_columns_take_only_kings() {
+        let (_, st) = initial("st", 1);
+        let mut st = st.clone();
+        st.empty_columns = 1; // pretend a column emptied
+        let king = (0..52).find(|&c| rank(c) == KING && st.is_accessible(c));
+        let other = (0..52)
+            .find(|&c| rank(c) != KING && st.is_accessible(c))
+            .unwrap();
+        let dest = Dest::EmptyColumn;
+        assert_eq!(
+            st.check_move(Move { card: other, dest }),
+            Err(Illegal::EmptyColumnRefuses(EmptyColumn::KingsOnly))
+        );
+        if let Some(king) = king {
+            assert_eq!(st.check_move(Move { card: king, dest }), Ok(()));
+        }
+    }
+}
