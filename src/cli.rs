@@ -307,7 +307,7 @@ fn run_search(deal: &Deal, file: &Path, args: &Args) -> Result<u8> {
         eprint!(
             "\r#{}: {} stored, {:.2}M expanded, frontier {}, best {}/52, {:.2}M/s, {}MB ",
             s.attempts,
-            s.stored,
+            s.stored_now,
             s.expanded as f64 / 1e6,
             s.frontier,
             s.best_score,
