@@ -201,3 +201,17 @@ fn progress_spans_the_attempts() {
     );
     assert!(first.elapsed >= Duration::from_secs(1));
 }
+
+/// Every attempt starts from an empty visited set: the positions stored
+/// in all are more than any one attempt held at once.
+#[test]
+fn stored_sums_the_attempts_and_the_peak_is_one_attempt() {
+    let report = search(&deal("bd", 64), &Limits::default(), None);
+    assert!(matches!(report.outcome, Outcome::Solved(_)));
+    let s = &report.stats;
+    assert!(s.attempts > 1, "{s:?}");
+    assert!(
+        s.stored > s.peak_stored && s.peak_stored >= s.stored_now,
+        "{s:?}"
+    );
+}
