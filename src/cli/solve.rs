@@ -73,7 +73,7 @@ fn progress(s: &Stats) -> String {
     format!(
         "#{}: {} stored, {:.2}M expanded, frontier {}, best {}/52, {:.2}M/s, {}MB ",
         s.attempts,
-        s.stored,
+        s.stored_now,
         s.expanded as f64 / 1e6,
         s.frontier,
         s.best_score,

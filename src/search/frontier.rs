@@ -1,0 +1,233 @@
+//! What an attempt keeps waiting to be expanded: the score buckets, or the
+//! stack of a depth-first attempt, behind one trait so that one attempt
+//! loop drives either.
+
+use std::cmp::Reverse;
+use std::collections::VecDeque;
+
+use super::order::{Dive, Queue};
+use crate::cards::CARDS;
+
+/// The positions waiting to be expanded, as indices into the visited set.
+pub(super) trait Frontier {
+    /// Adds a stored position with its score and tie-break (lower first).
+    fn push(&mut self, score: u8, tie: usize, index: u32);
+    /// The next position to expand, with its score.
+    fn pop(&mut self) -> Option<(u8, u32)>;
+    /// What [`Frontier::pop`] would give next if nothing is pushed before:
+    /// a hint for prefetching.
+    fn peek(&self) -> Option<u32>;
+    /// Drops every position with a score below `floor` (the `--diff` cut);
+    /// returns how many.
+    fn forget_below(&mut self, floor: usize) -> u64;
+    fn waiting(&self) -> u64;
+}
+
+/// Highest tie-break value kept apart inside a score bucket.
+const MAX_RANK: usize = 63;
+/// Queues per score bucket, one per tie-break value.
+const TIES: usize = MAX_RANK + 1;
+
+/// One bucket per score, highest first, and inside it one queue per
+/// tie-break value (lower first).
+pub(super) struct Buckets {
+    queue: Queue,
+    queues: Vec<VecDeque<u32>>,
+    /// Per score, a bit per tie-break value whose queue is not empty: the
+    /// next queue is one `trailing_zeros` away, with no scan.
+    nonempty: [u64; CARDS + 1],
+    len: u64,
+    /// No waiting position has a higher score.
+    best: usize,
+}
+
+impl Buckets {
+    pub(super) fn new(queue: Queue) -> Buckets {
+        Buckets {
+            queue,
+            queues: (0..(CARDS + 1) * TIES).map(|_| VecDeque::new()).collect(),
+            nonempty: [0; CARDS + 1],
+            len: 0,
+            best: 0,
+        }
+    }
+
+    /// The lowest tie-break waiting at `score`: the queue `pop` takes from.
+    #[inline]
+    fn first_tie(&self, score: usize) -> usize {
+        self.nonempty[score].trailing_zeros() as usize
+    }
+}
+
+impl Frontier for Buckets {
+    #[inline]
+    fn push(&mut self, score: u8, tie: usize, index: u32) {
+        let score = score as usize;
+        let tie = tie.min(MAX_RANK);
+        self.queues[score * TIES + tie].push_back(index);
+        self.nonempty[score] |= 1 << tie;
+        self.len += 1;
+        self.best = self.best.max(score);
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<(u8, u32)> {
+        while self.nonempty[self.best] == 0 {
+            if self.best == 0 {
+                return None;
+            }
+            self.best -= 1;
+        }
+        let score = self.best;
+        let tie = self.first_tie(score);
+        let queue = &mut self.queues[score * TIES + tie];
+        let index = match self.queue {
+            Queue::Fifo => queue.pop_front(),
+            Queue::Lifo => queue.pop_back(),
+        }?;
+        if queue.is_empty() {
+            self.nonempty[score] &= !(1 << tie);
+        }
+        self.len -= 1;
+        Some((score as u8, index))
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u32> {
+        let score = (0..=self.best).rev().find(|&s| self.nonempty[s] != 0)?;
+        let queue = &self.queues[score * TIES + self.first_tie(score)];
+        match self.queue {
+            Queue::Fifo => queue.front(),
+            Queue::Lifo => queue.back(),
+        }
+        .copied()
+    }
+
+    fn forget_below(&mut self, floor: usize) -> u64 {
+        let mut dropped = 0;
+        for score in 0..floor.min(CARDS + 1) {
+            if self.nonempty[score] != 0 {
+                for q in &mut self.queues[score * TIES..(score + 1) * TIES] {
+                    dropped += q.len() as u64;
+                    *q = VecDeque::new();
+                }
+                self.nonempty[score] = 0;
+            }
+        }
+        self.len -= dropped;
+        dropped
+    }
+
+    fn waiting(&self) -> u64 {
+        self.len
+    }
+}
+
+/// The frontier of a depth-first attempt: the children of the last
+/// position expanded go on top, in the [`Dive`]'s order, so the search
+/// follows one line of play and backs up only when it is exhausted.
+pub(super) struct Stack {
+    dive: Dive,
+    stack: Vec<(u8, u32)>,
+    /// The children of the position being expanded, until the next pop
+    /// sorts them onto the stack.
+    children: Vec<(u8, usize, u32)>,
+}
+
+impl Stack {
+    pub(super) fn new(dive: Dive) -> Stack {
+        Stack {
+            dive,
+            stack: Vec::new(),
+            children: Vec::new(),
+        }
+    }
+}
+
+impl Frontier for Stack {
+    fn push(&mut self, score: u8, tie: usize, index: u32) {
+        self.children.push((score, tie, index));
+    }
+
+    fn pop(&mut self) -> Option<(u8, u32)> {
+        if !self.children.is_empty() {
+            // The child to go first last, where the next pop takes it.
+            let children = &mut self.children;
+            match self.dive {
+                Dive::FewestCards => children.sort_by_key(|&(score, tie, _)| Reverse((score, tie))),
+                Dive::MostCards => children.sort_by_key(|&(score, tie, _)| (score, Reverse(tie))),
+                Dive::FewestCardsMostInTheWay => {
+                    children.sort_by_key(|&(score, tie, _)| (Reverse(score), tie))
+                }
+            }
+            self.stack
+                .extend(children.drain(..).map(|(score, _, index)| (score, index)));
+        }
+        self.stack.pop()
+    }
+
+    fn peek(&self) -> Option<u32> {
+        if self.children.is_empty() {
+            self.stack.last().map(|&(_, index)| index)
+        } else {
+            None
+        }
+    }
+
+    fn forget_below(&mut self, floor: usize) -> u64 {
+        let before = self.waiting();
+        self.stack.retain(|&(score, _)| score as usize >= floor);
+        self.children
+            .retain(|&(score, _, _)| score as usize >= floor);
+        before - self.waiting()
+    }
+
+    fn waiting(&self) -> u64 {
+        (self.stack.len() + self.children.len()) as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stack_dives_into_the_last_children_fewest_foundation_cards_first() {
+        let mut stack = Stack::new(Dive::FewestCards);
+        stack.push(3, 0, 1);
+        assert_eq!(stack.pop(), Some((3, 1)));
+        // Children of 1: the lower score first, then the lower tie-break.
+        stack.push(5, 0, 10);
+        stack.push(4, 2, 11);
+        stack.push(4, 1, 12);
+        assert_eq!(stack.waiting(), 3);
+        assert_eq!(stack.pop(), Some((4, 12)));
+        // Children of 12 go before its older siblings.
+        stack.push(9, 0, 20);
+        assert_eq!(stack.pop(), Some((9, 20)));
+        assert_eq!(stack.pop(), Some((4, 11)));
+        assert_eq!(stack.forget_below(5), 0);
+        assert_eq!(stack.pop(), Some((5, 10)));
+        assert_eq!(stack.pop(), None);
+    }
+
+    #[test]
+    fn the_buckets_give_the_highest_score_then_the_lowest_tie_break() {
+        for (queue, equals) in [(Queue::Fifo, [5, 6]), (Queue::Lifo, [6, 5])] {
+            let mut buckets = Buckets::new(queue);
+            buckets.push(3, 0, 1);
+            buckets.push(7, 2, 2);
+            buckets.push(7, 1, 5);
+            buckets.push(7, 1, 6);
+            buckets.push(2, 0, 9);
+            assert_eq!(buckets.peek(), Some(equals[0]));
+            assert_eq!(buckets.pop(), Some((7, equals[0])));
+            assert_eq!(buckets.pop(), Some((7, equals[1])));
+            assert_eq!(buckets.pop(), Some((7, 2)));
+            assert_eq!(buckets.forget_below(3), 1);
+            assert_eq!(buckets.waiting(), 1);
+            assert_eq!(buckets.pop(), Some((3, 1)));
+            assert_eq!(buckets.pop(), None);
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! The solution of a search: the moves back from a won position through
+//! the stored parents, then made shorter where the path takes a detour.
+
+use rustc_hash::FxHashMap;
+
+use super::visited::{NO_PARENT, Visited};
+use crate::deal::Deal;
+use crate::state::{Key, KeyDecoder, Move, State};
+
+/// The moves from the root to the stored position `index`: each step is
+/// the one move of the parent whose child has the stored key.
+pub(super) fn path_to(visited: &Visited, decoder: &KeyDecoder, index: u32) -> Vec<Move> {
+    let mut chain = vec![index];
+    while visited.parent(*chain.last().unwrap()) != NO_PARENT {
+        chain.push(visited.parent(*chain.last().unwrap()));
+    }
+    chain.reverse();
+    chain
+        .windows(2)
+        .map(|pair| {
+            let parent = decoder.state(visited.key(pair[0]));
+            let want = visited.key(pair[1]);
+            let mut found = None;
+            parent.for_each_move(|mv| {
+                if found.is_none() {
+                    let mut child = parent.clone();
+                    child.apply(mv);
+                    if child.key() == want {
+                        found = Some(mv);
+                    }
+                }
+            });
+            found.expect("a stored position comes from a move of its parent")
+        })
+        .collect()
+}
+
+/// Cuts detours out of a solution: while some position on the path is one
+/// or two moves away from a later one that the path reaches in more (a
+/// card parked in a register and taken back, three moves that two would
+/// do), the moves between them are replaced by the shorter way. Every step
+/// is a legal move between positions of the path, so the result is still
+/// a solution, never longer.
+pub(super) fn shorten(deal: &Deal, moves: Vec<Move>) -> Vec<Move> {
+    let mut moves = moves;
+    // Positions before `from` were scanned already and found no shortcut
+    // (a cut can only open one to the position it adds, just before it).
+    let mut from = 0;
+    loop {
+        let states = positions_of(deal, &moves);
+        let position: FxHashMap<Key, usize> = states
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.key(), i))
+            .collect();
+        // The first position with a shortcut.
+        let cut = states
+            .iter()
+            .enumerate()
+            .skip(from)
+            .find_map(|(i, state)| shortcut(state, i, &position).map(|(j, via)| (i, j, via)));
+        let Some((i, j, via)) = cut else {
+            return moves;
+        };
+        moves.splice(i..j, via);
+        from = i.saturating_sub(2);
+    }
+}
+
+/// Every position of a solution, from the deal's on.
+fn positions_of(deal: &Deal, moves: &[Move]) -> Vec<State> {
+    let mut states = vec![State::new(deal)];
+    for &mv in moves {
+        let mut next = states.last().unwrap().clone();
+        next.apply(mv);
+        states.push(next);
+    }
+    states
+}
+
+/// From the position `i` of a path (`state`), the farthest later position
+/// of the path (`position` maps keys to places on it) that one or two
+/// moves reach in fewer moves than the path takes, and those moves.
+fn shortcut(
+    state: &State,
+    i: usize,
+    position: &FxHashMap<Key, usize>,
+) -> Option<(usize, Vec<Move>)> {
+    let mut best: Option<(usize, Vec<Move>)> = None;
+    let mut consider = |j: usize, via: &[Move]| {
+        if j > i + via.len() && best.as_ref().is_none_or(|(b, _)| j > *b) {
+            best = Some((j, via.to_vec()));
+        }
+    };
+    state.for_each_move(|first| {
+        let mut child = state.clone();
+        child.apply(first);
+        if let Some(&j) = position.get(&child.key()) {
+            consider(j, &[first]);
+        }
+        child.for_each_move(|second| {
+            let mut grandchild = child.clone();
+            grandchild.apply(second);
+            if let Some(&j) = position.get(&grandchild.key()) {
+                consider(j, &[first, second]);
+            }
+        });
+    });
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{Verdict, replay_moves};
+    use crate::deal::test_deal as deal;
+    use crate::search::{Limits, Outcome, search};
+    use crate::state::{Dest, FLOOR};
+
+    /// `moves` with a detour inserted at the first position where a top
+    /// card lies on a card it may be built on, with a register free: the
+    /// card parked and put back.
+    fn with_a_detour(deal: &Deal, moves: &[Move]) -> Option<Vec<Move>> {
+        let mut state = State::new(deal);
+        for (i, &mv) in moves.iter().enumerate() {
+            let park = (0..52u8).find(|&c| {
+                let below = state.below(c);
+                state.is_top(c)
+                    && below < FLOOR
+                    && state.free_registers() > 0
+                    && state.rules().build.allows(c, below)
+            });
+            if let Some(card) = park {
+                let onto = state.below(card);
+                let detour = [
+                    Move {
+                        card,
+                        dest: Dest::Register,
+                    },
+                    Move {
+                        card,
+                        dest: Dest::Card(onto),
+                    },
+                ];
+                let mut longer = moves.to_vec();
+                longer.splice(i..i, detour);
+                return Some(longer);
+            }
+            state.apply(mv);
+        }
+        None
+    }
+
+    #[test]
+    fn shorten_removes_a_detour_and_keeps_a_solution() {
+        let d = deal("fc", 1);
+        let Outcome::Solved(moves) = search(&d, &Limits::default(), None).outcome else {
+            panic!("fc.1 is solvable");
+        };
+        let longer = with_a_detour(&d, &moves).expect("fc.1's solution passes such a position");
+        assert!(matches!(replay_moves(&d, &longer), Verdict::Won { .. }));
+        let shorter = shorten(&d, longer.clone());
+        assert!(matches!(replay_moves(&d, &shorter), Verdict::Won { .. }));
+        assert!(
+            shorter.len() <= moves.len(),
+            "{} > {}",
+            shorter.len(),
+            moves.len()
+        );
+        assert!(shorter.len() < longer.len());
+    }
+}

@@ -1,0 +1,233 @@
+//! The visited set: every position stored once, in insertion order, with
+//! an open-addressing table of indices for look-ups. No per-position heap
+//! box: a position is 24 bytes of the store and 4 of the table.
+
+use crate::state::Key;
+
+/// One stored position: its key and the index of its parent. Packed to 24
+/// bytes; the last key word only ever uses 30 bits.
+#[derive(Clone, Copy)]
+#[repr(C, packed(4))]
+struct Entry {
+    key0: u64,
+    key1: u64,
+    key2: u32,
+    parent: u32,
+}
+
+impl Entry {
+    fn key(&self) -> Key {
+        Key::from_words([self.key0, self.key1, self.key2 as u64])
+    }
+}
+
+/// The parent of the deal's position.
+pub(super) const NO_PARENT: u32 = u32::MAX;
+
+/// Bits of a table slot that hold the index: up to 2^27 - 2 positions
+/// (over 5 GB of them), far above the default `--max-states`.
+const INDEX_BITS: u32 = 27;
+const INDEX_MASK: u32 = (1 << INDEX_BITS) - 1;
+/// The bits above the index hold this many of the key hash's top bits, so
+/// that most probes that miss never touch the store (a cache miss).
+const TAG_BITS: u32 = u32::BITS - INDEX_BITS;
+/// Where a key's first slot is taken from its hash: the bits from here up
+/// (the low bits of the multiply mix least).
+const SLOT_SHIFT: u32 = 20;
+/// The most positions the visited set can hold.
+pub(super) const MAX_STATES: u64 = INDEX_MASK as u64 - 1;
+
+/// Slots of a new table.
+const FIRST_TABLE_SLOTS: usize = 1 << 12;
+/// The table grows once one more key would fill more than this share of
+/// its slots, ...
+const MAX_LOAD_PERCENT: usize = 70;
+/// ... by this factor (a power of 2 keeps the length one).
+const TABLE_GROWTH: usize = 2;
+
+#[inline]
+pub(super) fn hash(key: &Key) -> u64 {
+    // One multiply-rotate round per word (the FxHash step), finished by a
+    // multiply so that the table's high bits see every input bit.
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let mut h = 0u64;
+    for w in key.words() {
+        h = (h.rotate_left(26) ^ w).wrapping_mul(K);
+    }
+    h ^ (h >> 29)
+}
+
+pub(super) struct Visited {
+    entries: Vec<Entry>,
+    /// Per slot: 0 when empty, else `index + 1` into `entries` in the low
+    /// [`INDEX_BITS`] bits and the key hash's tag above them. Length is a
+    /// power of 2.
+    table: Vec<u32>,
+}
+
+/// Where a key is, or where it would go, in the visited set.
+pub(super) enum Probe {
+    Found,
+    Vacant { slot: usize, tag: u32 },
+}
+
+/// The one walk of the table: from the first slot of a key of this hash
+/// to the first empty slot, stopping early at a slot whose tag matches and
+/// whose stored position `is_it` accepts.
+#[inline]
+fn walk(table: &[u32], hash: u64, mut is_it: impl FnMut(u32) -> bool) -> Probe {
+    let mask = table.len() - 1;
+    let mut slot = first_slot(hash, mask);
+    let tag = ((hash >> (u64::BITS - TAG_BITS)) as u32) << INDEX_BITS;
+    loop {
+        let at = table[slot];
+        if at == 0 {
+            return Probe::Vacant { slot, tag };
+        }
+        if at & !INDEX_MASK == tag && is_it((at & INDEX_MASK) - 1) {
+            return Probe::Found;
+        }
+        slot = (slot + 1) & mask;
+    }
+}
+
+/// The slot where the walk for a key of this hash starts.
+#[inline]
+fn first_slot(hash: u64, mask: usize) -> usize {
+    (hash >> SLOT_SHIFT) as usize & mask
+}
+
+/// Asks the processor to start loading the cache line at `at`.
+#[inline]
+fn prefetch_line<T>(at: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint: it reads nothing the program sees
+    // and never faults, whatever the address.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(at as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
+}
+
+impl Visited {
+    /// `capacity`: the most positions this search may store. Reserving
+    /// them up front costs address space only (pages are touched as
+    /// positions arrive) and spares the store a doubling copy, which would
+    /// briefly hold the old and new arrays at once.
+    pub(super) fn new(capacity: u64) -> Visited {
+        Visited {
+            entries: Vec::with_capacity(capacity.min(MAX_STATES) as usize + 1),
+            table: vec![0; FIRST_TABLE_SLOTS],
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Looks up `key`, whose [`hash`] is `hash`. Grows the table first when
+    /// one more key would make it too full, so a vacant slot stays valid
+    /// for [`Visited::insert_at`].
+    #[inline]
+    pub(super) fn probe(&mut self, key: &Key, hash: u64) -> Probe {
+        if (self.entries.len() + 1) * 100 > self.table.len() * MAX_LOAD_PERCENT {
+            self.grow();
+        }
+        let entries = &self.entries;
+        walk(&self.table, hash, |index| {
+            entries[index as usize].key() == *key
+        })
+    }
+
+    /// Asks the processor to start loading the first table slot of a key
+    /// of this [`hash`].
+    #[inline]
+    pub(super) fn prefetch(&self, hash: u64) {
+        let slot = first_slot(hash, self.table.len() - 1);
+        prefetch_line(self.table.as_ptr().wrapping_add(slot));
+    }
+
+    /// Once the table slots of a key of this [`hash`] are loaded (see
+    /// [`Visited::prefetch`]): asks the processor to start loading the
+    /// stored position of the first slot whose tag matches, the one
+    /// [`Visited::probe`] will compare with. A key already stored is a
+    /// cache miss on its entry; started side by side for all the children
+    /// of a position, those misses overlap.
+    #[inline]
+    pub(super) fn prefetch_match(&self, hash: u64) {
+        walk(&self.table, hash, |index| {
+            self.prefetch_entry(index);
+            true
+        });
+    }
+
+    /// Asks the processor to start loading a stored position.
+    #[inline]
+    pub(super) fn prefetch_entry(&self, index: u32) {
+        prefetch_line(self.entries.as_ptr().wrapping_add(index as usize));
+    }
+
+    /// Stores a key at the vacant slot [`Visited::probe`] just returned.
+    #[inline]
+    pub(super) fn insert_at(&mut self, slot: usize, tag: u32, key: &Key, parent: u32) -> u32 {
+        let index = self.entries.len() as u32;
+        let [key0, key1, key2] = key.words();
+        self.entries.push(Entry {
+            key0,
+            key1,
+            key2: key2 as u32,
+            parent,
+        });
+        self.table[slot] = tag | (index + 1);
+        index
+    }
+
+    /// Stores `key` unless already there; returns its new index if new.
+    pub(super) fn insert(&mut self, key: &Key, parent: u32) -> Option<u32> {
+        match self.probe(key, hash(key)) {
+            Probe::Found => None,
+            Probe::Vacant { slot, tag } => Some(self.insert_at(slot, tag, key, parent)),
+        }
+    }
+
+    fn grow(&mut self) {
+        self.table = vec![0; self.table.len() * TABLE_GROWTH];
+        for (i, entry) in self.entries.iter().enumerate() {
+            // Every key is stored once: only the vacant slot is wanted.
+            if let Probe::Vacant { slot, tag } = walk(&self.table, hash(&entry.key()), |_| false) {
+                self.table[slot] = tag | (i as u32 + 1);
+            }
+        }
+    }
+
+    pub(super) fn key(&self, index: u32) -> Key {
+        self.entries[index as usize].key()
+    }
+
+    pub(super) fn parent(&self, index: u32) -> u32 {
+        self.entries[index as usize].parent
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_visited_set_stores_each_key_once() {
+        let mut v = Visited::new(16);
+        let keys: Vec<Key> = (0..20_000u64)
+            .map(|i| Key::from_words([i * 7919, i % 13, i % 5]))
+            .collect();
+        for (i, k) in keys.iter().enumerate() {
+            assert_eq!(v.insert(k, 0), Some(i as u32));
+        }
+        for k in &keys {
+            assert_eq!(v.insert(k, 0), None);
+        }
+        assert_eq!(v.len(), keys.len());
+        assert_eq!(std::mem::size_of::<Entry>(), 24);
+    }
+}
