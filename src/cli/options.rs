@@ -149,6 +149,7 @@ fn limits(raw: &RawArgs) -> Result<Limits, UsageError> {
         },
         timeout: raw.timeout.as_deref().map(timeout).transpose()?,
         diff: raw.diff.as_deref().map(diff).transpose()?,
+        cancel: None,
     })
 }
 

@@ -128,8 +128,10 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
     /// Ends the attempt with a solution, or when the time is up.
     fn expand(&mut self, index: u32) -> Option<Outcome> {
         self.stats.expanded += 1;
-        if self.stats.expanded.is_multiple_of(CLOCK_EVERY) && self.look_at_the_clock() {
-            return Some(Outcome::GaveUp(Limit::Time));
+        if self.stats.expanded.is_multiple_of(CLOCK_EVERY)
+            && let Some(limit) = self.look_at_the_clock()
+        {
+            return Some(Outcome::GaveUp(limit));
         }
         let state = self.decoder.state(self.visited.key(index));
         // The next position's key is most likely a cache miss: start it now.
@@ -203,11 +205,15 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
         None
     }
 
-    /// Reports progress; says whether the time is up.
-    fn look_at_the_clock(&mut self) -> bool {
+    /// Reports progress; says whether the time is up or the search was
+    /// cancelled.
+    fn look_at_the_clock(&mut self) -> Option<Limit> {
+        if self.limits.cancelled() {
+            return Some(Limit::Cancelled);
+        }
         let now = Instant::now();
         if self.limits.timeout.is_some_and(|t| now - self.start >= t) {
-            return true;
+            return Some(Limit::Time);
         }
         if let Some(report) = self.progress.as_mut() {
             self.stats.stored = self.visited.len() as u64;
@@ -216,7 +222,7 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
             self.stats.elapsed = now - self.start;
             report(&self.stats);
         }
-        false
+        None
     }
 
     fn finish(self, outcome: Outcome) -> Report {

@@ -33,6 +33,8 @@ mod portfolio;
 mod tests;
 mod visited;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::deal::Deal;
@@ -51,6 +53,18 @@ pub struct Limits {
     pub timeout: Option<Duration>,
     /// Forget positions this many cards or more behind the best score seen.
     pub diff: Option<u8>,
+    /// Set from outside (a signal handler, another thread that found the
+    /// answer) to stop the search as soon as it next looks at the clock.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    /// Whether someone asked the search to stop.
+    pub fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
 }
 
 impl Default for Limits {
@@ -59,6 +73,7 @@ impl Default for Limits {
             max_states: DEFAULT_MAX_STATES,
             timeout: None,
             diff: None,
+            cancel: None,
         }
     }
 }
@@ -85,6 +100,8 @@ pub enum Limit {
     Time,
     /// `--diff` forgot positions, so an empty frontier proves nothing.
     Forgotten,
+    /// Stopped from outside through [`Limits::cancel`].
+    Cancelled,
 }
 
 impl std::fmt::Display for Limit {
@@ -93,6 +110,7 @@ impl std::fmt::Display for Limit {
             Limit::States => "state limit reached",
             Limit::Time => "time limit reached",
             Limit::Forgotten => "positions forgotten by --diff",
+            Limit::Cancelled => "interrupted",
         })
     }
 }

@@ -143,6 +143,7 @@ pub(super) fn run(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> R
                 max_states: budget.min(limits.max_states),
                 timeout: limits.timeout.map(|t| t.saturating_sub(start.elapsed())),
                 diff: limits.diff,
+                cancel: limits.cancel.clone(),
             };
             let report = search.attempt(deal, &attempt, order);
             match report.outcome {
@@ -151,6 +152,9 @@ pub(super) fn run(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> R
                 // was met, say the time stopped the search. Only the budget
                 // is worth raising: a --diff cut stays a cut.
                 Outcome::GaveUp(_) if !last_round && report.stats.stored >= attempt.max_states => {
+                    if limits.cancelled() {
+                        return search.report(Outcome::GaveUp(Limit::Cancelled));
+                    }
                     if limits.timeout.is_some_and(|t| search.total.elapsed >= t) {
                         return search.report(Outcome::GaveUp(Limit::Time));
                     }

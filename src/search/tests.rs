@@ -215,3 +215,27 @@ fn stored_sums_the_attempts_and_the_peak_is_one_attempt() {
         "{s:?}"
     );
 }
+
+#[test]
+fn a_cancelled_search_stops_and_proves_nothing() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    // bd.562 needs millions of positions: a flag raised from another thread
+    // must end it long before, as `Limit::Cancelled`, not as a proof.
+    let flag = Arc::new(AtomicBool::new(false));
+    let raiser = {
+        let flag = Arc::clone(&flag);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            flag.store(true, Ordering::Relaxed);
+        })
+    };
+    let limits = Limits {
+        cancel: Some(flag),
+        ..Limits::default()
+    };
+    let report = search(&deal("bd", 562), &limits, None);
+    raiser.join().unwrap();
+    assert_eq!(report.outcome, Outcome::GaveUp(super::Limit::Cancelled));
+    assert!(report.stats.expanded < 20_000_000, "{:?}", report.stats);
+}
