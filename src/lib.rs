@@ -19,3 +19,4 @@ pub mod shuffle;
 pub mod solution;
 pub mod state;
 pub mod xpat2;
+pub mod xpat2_load;
