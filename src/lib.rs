@@ -12,6 +12,7 @@ pub mod cards;
 pub mod check;
 pub mod cli;
 pub mod deal;
+pub mod html;
 pub mod memory;
 pub mod rules;
 pub mod search;

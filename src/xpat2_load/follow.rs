@@ -54,7 +54,7 @@ impl Follower {
                 ),
             ));
         }
-        let src_pile = self.pile_of(src);
+        let src_pile = pile_of(&self.board, src);
         let block = self.board.pile(src_pile)[src - self.board.first(src_pile)..].to_vec();
         let onto = self.board.pile(dst).last().copied();
         let what = self.describe(&block, src_pile, dst, onto);
@@ -233,13 +233,6 @@ impl Follower {
         Ok(())
     }
 
-    /// The pile holding array index `index`.
-    fn pile_of(&self, index: usize) -> usize {
-        (0..self.board.piles())
-            .find(|&p| self.board.first(p) <= index && index < self.board.first(p + 1))
-            .expect("every index below 52 is in a pile")
-    }
-
     fn is_cell(&self, pile: usize) -> bool {
         let first = self.board.cell_pile(0);
         (first..first + self.rules.registers).contains(&pile)
@@ -269,6 +262,14 @@ impl Follower {
         };
         format!("{} from {} {to}", cards.join(" "), self.pile_name(src))
     }
+}
+
+/// The pile of xpat2's card array that holds array index `index` (below
+/// 52).
+pub fn pile_of(board: &Board, index: usize) -> usize {
+    (0..board.piles())
+        .find(|&p| board.first(p) <= index && index < board.first(p + 1))
+        .expect("every index below 52 is in a pile")
 }
 
 /// Plays every card that can go to the foundation from piles kept as
