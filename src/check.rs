@@ -66,7 +66,7 @@ fn shown(line: &Line) -> String {
 }
 
 /// Why the move is illegal, in the words of the game's rule.
-fn explain(rules: &Rules, card: Card, illegal: Illegal) -> String {
+pub(crate) fn explain(rules: &Rules, card: Card, illegal: Illegal) -> String {
     let game = rules.name;
     match illegal {
         Illegal::CardOnFoundation => "the card is already on the foundation".to_string(),

@@ -52,9 +52,10 @@ impl Replay {
             let before = state.score();
             if let Err(illegal) = state.try_apply(mv) {
                 stopped = Some(format!(
-                    "move {} ({}) is illegal: {illegal}",
+                    "move {} ({}) is illegal: {}",
                     i + 1,
-                    in_words(mv, &[])
+                    in_words(mv, &[]),
+                    crate::check::explain(state.rules(), mv.card, illegal)
                 ));
                 break;
             }

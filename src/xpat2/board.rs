@@ -24,7 +24,7 @@ const HALF_BITS: u32 = 16;
 /// xpat2's card array: all cards pile after pile, `first[p]` the index
 /// where pile `p` starts (`first[piles] == 52`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Board {
+pub(crate) struct Board {
     columns: usize,
     registers: usize,
     cards: Vec<Card>,
@@ -37,7 +37,7 @@ impl Board {
     /// registers in the free cells the game's row names
     /// ([`Rules::xpat2_cells`](crate::rules::Rules::xpat2_cells)), deck
     /// empty.
-    fn deal(deal: &Deal) -> Board {
+    pub(crate) fn deal(deal: &Deal) -> Board {
         let rules = deal.id.rules;
         let (columns, registers) = (rules.columns, rules.registers);
         let mut piles: Vec<Vec<Card>> = vec![Vec::new(); SUITS];
@@ -64,22 +64,27 @@ impl Board {
     }
 
     /// Number of piles: foundations, columns, free cells, deck.
-    fn piles(&self) -> usize {
+    pub(crate) fn piles(&self) -> usize {
         self.first.len() - 1
     }
 
     /// Pile number of column `i` (from 0).
-    fn column_pile(&self, i: usize) -> usize {
+    pub(crate) fn column_pile(&self, i: usize) -> usize {
         SUITS + i
     }
 
     /// Pile number of free cell `i` (from 0).
-    fn cell_pile(&self, i: usize) -> usize {
+    pub(crate) fn cell_pile(&self, i: usize) -> usize {
         SUITS + self.columns + i
     }
 
+    /// Where pile `p` starts in the array.
+    pub(crate) fn first(&self, p: usize) -> usize {
+        self.first[p]
+    }
+
     /// Cards of pile `p`, bottom first.
-    fn pile(&self, p: usize) -> &[Card] {
+    pub(crate) fn pile(&self, p: usize) -> &[Card] {
         &self.cards[self.first[p]..self.first[p + 1]]
     }
 
@@ -113,7 +118,7 @@ impl Board {
     /// Moves the card at `src` onto pile `dst` as xpat2 does, and returns
     /// the move word: low half `src | dst << INDEX_BITS`, high half
     /// `new_index | src_pile << INDEX_BITS`.
-    fn move_card(&mut self, src: usize, dst: usize) -> u32 {
+    pub(crate) fn move_card(&mut self, src: usize, dst: usize) -> u32 {
         let src_pile = (0..self.piles())
             .find(|&p| self.first[p] <= src && src < self.first[p + 1])
             .expect("a card index");
@@ -202,7 +207,7 @@ impl Board {
 /// moves, then each move followed by the foundation moves it causes.
 /// `Err` when a move does not fit xpat2's layout (never for a solution
 /// that replays).
-pub(super) fn words(deal: &Deal, moves: &[Move]) -> Result<Vec<u32>> {
+pub(crate) fn words(deal: &Deal, moves: &[Move]) -> Result<Vec<u32>> {
     let mut board = Board::deal(deal);
     let mut words = board.normalize();
     for (i, &mv) in moves.iter().enumerate() {

@@ -9,6 +9,7 @@
 //! out behind the file's header.
 
 mod board;
+pub(crate) use board::{Board, words};
 #[cfg(test)]
 mod oracle;
 

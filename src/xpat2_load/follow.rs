@@ -190,8 +190,9 @@ impl Follower {
                 Dest::Register => "to a free cell".to_string(),
             };
             format!(
-                "the solver plays every card it can to the foundation at once, and then {} {to} is illegal: {illegal}",
-                Name(mv.card)
+                "the solver plays every card it can to the foundation at once, and then {} {to} is illegal: {}",
+                Name(mv.card),
+                crate::check::explain(self.state.rules(), mv.card, illegal)
             )
         })?;
         self.moves.push(mv);
@@ -266,7 +267,7 @@ impl Follower {
 
 /// The pile of xpat2's card array that holds array index `index` (below
 /// 52).
-pub fn pile_of(board: &Board, index: usize) -> usize {
+pub(crate) fn pile_of(board: &Board, index: usize) -> usize {
     (0..board.piles())
         .find(|&p| board.first(p) <= index && index < board.first(p + 1))
         .expect("every index below 52 is in a pile")

@@ -56,7 +56,8 @@ use crate::rules::{GAMES, GameId, MAX_SEED};
 use crate::state::Move;
 use crate::xpat2::MAGIC;
 
-pub use follow::{Follower, pile_of};
+pub use follow::Follower;
+pub(crate) use follow::pile_of;
 
 /// Bytes of the rule name at the head of the file.
 const NAME_BYTES: usize = 32;
