@@ -44,6 +44,11 @@ pub(super) struct RawArgs {
     #[arg(long, value_name = "D", help_heading = LIMITS)]
     pub diff: Option<String>,
 
+    /// Threads one search runs on (its default, the cores available, is set
+    /// in `command`)
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<String>,
+
     /// Also write the solution as an xpat2 save: PATH, or in directory PATH
     /// xpat2's own name (FreeCell.000000123); watch it with `xpat2 FILE`
     #[arg(long, value_name = "PATH")]
@@ -73,6 +78,12 @@ fn command() -> Command {
         .mut_arg("max_states", |arg: Arg| {
             arg.help(format!(
                 "Give up after storing N positions [default: {max_states}]"
+            ))
+        })
+        .mut_arg("jobs", |arg: Arg| {
+            arg.help(format!(
+                "With -search: run its attempts on N threads at once [default: {}, the cores here]",
+                super::options::default_jobs()
             ))
         })
 }
@@ -208,6 +219,8 @@ mod tests {
         assert_eq!(a.search, Some("b.sol".into()));
         assert_eq!(a.max_states.as_deref(), Some("10"));
         assert_eq!(a.xpat2_at.as_deref(), Some("end"));
+        let a = raw("x bd.7 -search c.sol -jobs 3").unwrap();
+        assert_eq!(a.jobs.as_deref(), Some("3"));
     }
 
     #[test]

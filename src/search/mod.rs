@@ -27,6 +27,7 @@
 mod attempt;
 mod frontier;
 mod order;
+mod parallel;
 mod path;
 mod portfolio;
 #[cfg(test)]
@@ -56,6 +57,10 @@ pub struct Limits {
     /// Set from outside (a signal handler, another thread that found the
     /// answer) to stop the search as soon as it next looks at the clock.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Threads the search runs its attempts on (`--jobs`); 1 runs them one
+    /// after another on the caller's thread, as a survey of many deals
+    /// wants.
+    pub jobs: usize,
 }
 
 impl Limits {
@@ -74,6 +79,7 @@ impl Default for Limits {
             timeout: None,
             diff: None,
             cancel: None,
+            jobs: 1,
         }
     }
 }

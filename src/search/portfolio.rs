@@ -9,10 +9,12 @@
 //! its frontier is a proof whatever its ordering: the set of positions
 //! reached does not depend on the order they are expanded in.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::order::{Dive, Kind, Order, Queue};
-use super::{Limit, Limits, Outcome, Progress, Report, Stats, attempt};
+use super::{Limit, Limits, Outcome, Progress, Report, Stats, attempt, parallel};
 use crate::deal::Deal;
 
 /// The orderings tried in turn, each with the reason it is here. The
@@ -120,9 +122,115 @@ const FIRST_BUDGET: u64 = 20_000;
 /// of 8 grow past 10 s before the later orderings get their turn).
 const BUDGET_GROWTH: u64 = 4;
 
+/// One attempt of the portfolio's plan: an ordering and its budget.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Planned {
+    pub(super) order: &'static Order,
+    /// Positions it may store.
+    pub(super) budget: u64,
+    /// The last round: its budget is the user's `--max-states`, so a
+    /// stop at the budget is the user's limit, not the plan's.
+    pub(super) last: bool,
+}
+
+/// The attempts in the order the portfolio tries them: each round every
+/// ordering with the round's budget, until the budget reaches
+/// `--max-states`, where ordering 0 alone gets it all.
+pub(super) struct Schedule {
+    max_states: u64,
+    budget: u64,
+    /// The next ordering of the round under way.
+    next: usize,
+    /// The last round's one attempt was handed out.
+    done: bool,
+}
+
+impl Schedule {
+    pub(super) fn new(max_states: u64) -> Schedule {
+        Schedule {
+            max_states,
+            budget: FIRST_BUDGET,
+            next: 0,
+            done: false,
+        }
+    }
+}
+
+impl Iterator for Schedule {
+    type Item = Planned;
+
+    fn next(&mut self) -> Option<Planned> {
+        if self.done {
+            return None;
+        }
+        let last = self.budget >= self.max_states;
+        let order = &PORTFOLIO[self.next];
+        let planned = Planned {
+            order,
+            budget: self.budget.min(self.max_states),
+            last,
+        };
+        self.next += 1;
+        if last {
+            self.done = true;
+        } else if self.next == PORTFOLIO.len() {
+            self.next = 0;
+            self.budget = self.budget.saturating_mul(BUDGET_GROWTH);
+        }
+        Some(planned)
+    }
+}
+
+/// What a finished attempt means for the search: go on with the next one,
+/// or this is how the search ends.
+pub(super) fn verdict(
+    planned: &Planned,
+    report: &Report,
+    limits: &Limits,
+    elapsed: Duration,
+) -> Option<Outcome> {
+    match &report.outcome {
+        // An attempt's own budget is the portfolio's, not a limit the user
+        // set: go on, or, when the time ran out as it was met, say the time
+        // stopped the search. Only the budget is worth raising: a --diff
+        // cut stays a cut.
+        Outcome::GaveUp(_) if !planned.last && report.stats.stored >= planned.budget => {
+            if limits.cancelled() {
+                Some(Outcome::GaveUp(Limit::Cancelled))
+            } else if limits.timeout.is_some_and(|t| elapsed >= t) {
+                Some(Outcome::GaveUp(Limit::Time))
+            } else {
+                None
+            }
+        }
+        outcome => Some(outcome.clone()),
+    }
+}
+
+/// The limits of one planned attempt: its budget, the time left, and
+/// `cancel` as the flag that stops it.
+pub(super) fn attempt_limits(
+    planned: &Planned,
+    limits: &Limits,
+    elapsed: Duration,
+    cancel: Option<Arc<AtomicBool>>,
+) -> Limits {
+    Limits {
+        max_states: planned.budget,
+        timeout: limits.timeout.map(|t| t.saturating_sub(elapsed)),
+        diff: limits.diff,
+        cancel,
+        jobs: 1,
+    }
+}
+
 /// Searches the deal with the portfolio's attempts until one decides it
-/// or a limit of the user's stops the search.
+/// or a limit of the user's stops the search: one attempt after another,
+/// or [`parallel::run`]'s threads with `--jobs` above 1.
 pub(super) fn run(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Report {
+    if limits.jobs > 1 {
+        return parallel::run(deal, limits, progress);
+    }
     let start = Instant::now();
     let mut search = Portfolio {
         start,
@@ -130,40 +238,14 @@ pub(super) fn run(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> R
         progress,
         total: Stats::default(),
     };
-    let mut budget = FIRST_BUDGET;
-    loop {
-        let last_round = budget >= limits.max_states;
-        let orders = if last_round {
-            &PORTFOLIO[..1]
-        } else {
-            &PORTFOLIO[..]
-        };
-        for order in orders {
-            let attempt = Limits {
-                max_states: budget.min(limits.max_states),
-                timeout: limits.timeout.map(|t| t.saturating_sub(start.elapsed())),
-                diff: limits.diff,
-                cancel: limits.cancel.clone(),
-            };
-            let report = search.attempt(deal, &attempt, order);
-            match report.outcome {
-                // An attempt's own budget is the portfolio's, not a limit
-                // the user set: raise it, or, when the time ran out as it
-                // was met, say the time stopped the search. Only the budget
-                // is worth raising: a --diff cut stays a cut.
-                Outcome::GaveUp(_) if !last_round && report.stats.stored >= attempt.max_states => {
-                    if limits.cancelled() {
-                        return search.report(Outcome::GaveUp(Limit::Cancelled));
-                    }
-                    if limits.timeout.is_some_and(|t| search.total.elapsed >= t) {
-                        return search.report(Outcome::GaveUp(Limit::Time));
-                    }
-                }
-                outcome => return search.report(outcome),
-            }
+    for planned in Schedule::new(limits.max_states) {
+        let attempt = attempt_limits(&planned, limits, start.elapsed(), limits.cancel.clone());
+        let report = search.attempt(deal, &attempt, planned.order);
+        if let Some(outcome) = verdict(&planned, &report, limits, search.total.elapsed) {
+            return search.report(outcome);
         }
-        budget = budget.saturating_mul(BUDGET_GROWTH);
     }
+    unreachable!("the schedule ends with an attempt that decides")
 }
 
 /// A search under way: the figures of the attempts so far, and where its
@@ -209,7 +291,7 @@ impl Portfolio<'_> {
 }
 
 /// The figures of the whole search while `attempt` is under way.
-fn so_far(total: &Stats, attempt: &Stats, elapsed: Duration) -> Stats {
+pub(super) fn so_far(total: &Stats, attempt: &Stats, elapsed: Duration) -> Stats {
     Stats {
         stored: total.stored + attempt.stored,
         stored_now: attempt.stored_now,
@@ -223,7 +305,7 @@ fn so_far(total: &Stats, attempt: &Stats, elapsed: Duration) -> Stats {
 }
 
 /// Adds the figures of a finished attempt to the total (all but the time).
-fn add_finished(total: &mut Stats, attempt: &Stats) {
+pub(super) fn add_finished(total: &mut Stats, attempt: &Stats) {
     total.stored += attempt.stored;
     total.stored_now = attempt.stored_now;
     total.peak_stored = total.peak_stored.max(attempt.peak_stored);
