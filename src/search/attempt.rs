@@ -9,6 +9,7 @@ use std::time::Instant;
 use super::frontier::{Buckets, Frontier, Stack};
 use super::order::{Kind, Order};
 use super::path::{path_to, shorten};
+use super::split::Split;
 use super::visited::{MAX_STATES, NO_PARENT, Probe, Visited, hash};
 use super::{Limit, Limits, Outcome, Progress, Report, Stats};
 use crate::deal::Deal;
@@ -23,12 +24,21 @@ pub(super) fn run(
     order: &Order,
     progress: Option<Progress>,
 ) -> Report {
-    match order.kind {
-        Kind::Buckets(queue) => {
+    let split = order.split as u16;
+    match (order.kind, split) {
+        (Kind::Buckets(queue), 0) => {
             Attempt::new(deal, limits, order, progress, Buckets::new(queue)).run()
         }
-        Kind::DepthFirst(dive) => {
+        (Kind::DepthFirst(dive), 0) => {
             Attempt::new(deal, limits, order, progress, Stack::new(dive)).run()
+        }
+        (Kind::Buckets(queue), _) => {
+            let frontier = Split::new(split, move || Buckets::new(queue));
+            Attempt::new(deal, limits, order, progress, frontier).run()
+        }
+        (Kind::DepthFirst(dive), _) => {
+            let frontier = Split::new(split, move || Stack::new(dive));
+            Attempt::new(deal, limits, order, progress, frontier).run()
         }
     }
 }
@@ -49,8 +59,6 @@ struct Attempt<'a, 'p, F> {
     decoder: KeyDecoder,
     visited: Visited,
     frontier: F,
-    /// Per stored position, its moves from the deal.
-    depths: Vec<u16>,
     stats: Stats,
     /// Whether `--diff` forgot a position: an empty frontier is no proof.
     cut: bool,
@@ -76,7 +84,6 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
             decoder: KeyDecoder::new(deal),
             visited: Visited::new(limits.max_states),
             frontier,
-            depths: vec![0],
             stats: Stats::default(),
             cut: false,
             children: Vec::with_capacity(128),
@@ -97,7 +104,7 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
         }
         let root_index = self
             .visited
-            .insert(&root.key(), NO_PARENT)
+            .insert(&root.key(), NO_PARENT, 0)
             .expect("empty set");
         let rank = self.order.rank(&root, &root.survey(), 0);
         self.frontier.push(root.score(), rank, root_index);
@@ -187,7 +194,8 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
         if survey.stuck || survey.dead_run || state.is_blocked_after(mv, child) {
             return None;
         }
-        let index = self.visited.insert_at(slot, tag, &key, parent);
+        let depth = self.visited.depth(parent) + 1;
+        let index = self.visited.insert_at(slot, tag, &key, parent, depth);
         let score = child.score();
         if score > self.stats.best_score {
             self.stats.best_score = score;
@@ -198,10 +206,8 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
                 }
             }
         }
-        let depth = self.depths[parent as usize].saturating_add(1);
-        self.depths.push(depth);
         let rank = self.order.rank(child, &survey, depth);
-        self.frontier.push(score, rank, index);
+        self.frontier.push_at(score, rank, index, depth);
         None
     }
 

@@ -30,6 +30,7 @@ mod order;
 mod parallel;
 mod path;
 mod portfolio;
+mod split;
 #[cfg(test)]
 mod tests;
 mod visited;
