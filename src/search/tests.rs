@@ -170,19 +170,26 @@ fn split_and_single_frontiers_exhaust_the_same_positions() {
     }
 }
 
+/// A deal and a limit of `max_states` within which ordering 0 does not
+/// decide it.
+fn beyond_ordering_0(game: &str, seed: u32, max_states: u64) -> (Deal, Limits) {
+    let d = deal(game, seed);
+    let limits = Limits {
+        max_states,
+        ..Limits::default()
+    };
+    let first = attempt::run(&d, &limits, &Order::FIRST, None);
+    assert!(matches!(first.outcome, Outcome::GaveUp(_)), "{game}.{seed}");
+    (d, limits)
+}
+
 /// Why the portfolio has split orderings: BakersDozen.486222557, which took
 /// the portfolio without them 70 M positions (every ordering lost below a
 /// wrong first move), falls to ordering 0 split two moves deep within
 /// 40 000.
 #[test]
 fn a_split_solves_what_one_frontier_does_not() {
-    let d = deal("bd", 486222557);
-    let limits = Limits {
-        max_states: 40_000,
-        ..Limits::default()
-    };
-    let single = attempt::run(&d, &limits, &Order::FIRST, None);
-    assert!(matches!(single.outcome, Outcome::GaveUp(_)));
+    let (d, limits) = beyond_ordering_0("bd", 486222557, 40_000);
     let split = Order {
         split: 2,
         ..Order::FIRST
@@ -197,13 +204,7 @@ fn a_split_solves_what_one_frontier_does_not() {
 /// ordering solved within 20 M positions, falls to one within 300 k.
 #[test]
 fn depth_first_solves_what_the_buckets_do_not() {
-    let d = deal("bd", 64);
-    let limits = Limits {
-        max_states: 300_000,
-        ..Limits::default()
-    };
-    let buckets = attempt::run(&d, &limits, &Order::FIRST, None);
-    assert!(matches!(buckets.outcome, Outcome::GaveUp(_)));
+    let (d, limits) = beyond_ordering_0("bd", 64, 300_000);
     let solved = PORTFOLIO
         .iter()
         .filter(is_depth_first)
