@@ -30,7 +30,7 @@ pub(super) fn run(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> R
         deal,
         limits,
         start,
-        schedule: Mutex::new(Schedule::new(limits.max_states)),
+        schedule: Mutex::new(Schedule::new(limits.max_states, deal.id.rules)),
         pool: Pool::new(limits.max_states),
         live: Mutex::new(Live::new(limits.jobs)),
         stop: Arc::new(AtomicBool::new(false)),
