@@ -342,3 +342,22 @@ fn a_cancelled_search_on_threads_stops() {
     assert_eq!(report.outcome, Outcome::GaveUp(super::Limit::Cancelled));
     assert!(flag.load(Ordering::Relaxed));
 }
+
+/// Split orderings take turns in Baker's Dozen and Midnight Oil only; the
+/// last round is the one attempt with the whole `--max-states`.
+#[test]
+fn the_schedule_splits_only_where_cards_go_onto_higher_ones() {
+    use super::portfolio::Schedule;
+    for (game, splits) in [("fc", false), ("st", false), ("mo", true), ("bd", true)] {
+        let rules = deal(game, 1).id.rules;
+        let plan: Vec<_> = Schedule::new(1_000_000, rules).collect();
+        let (last, rounds) = plan.split_last().unwrap();
+        assert_eq!(rounds.iter().any(|p| p.order.split > 0), splits, "{game}");
+        assert_eq!(last.order.split > 0, splits, "{game}");
+        assert!(last.last && last.budget == 1_000_000, "{game}");
+        assert!(rounds.iter().all(|p| !p.last && p.budget < 1_000_000));
+        // Rounds of 20 000, 80 000 and 320 000.
+        let per_round = PORTFOLIO.iter().filter(|o| splits || o.split == 0).count();
+        assert_eq!(rounds.len(), 3 * per_round, "{game}");
+    }
+}
