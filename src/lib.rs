@@ -13,6 +13,7 @@ pub mod check;
 pub mod cli;
 pub mod deal;
 pub mod memory;
+pub mod output;
 pub mod rules;
 pub mod search;
 pub mod shuffle;

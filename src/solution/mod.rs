@@ -14,10 +14,9 @@ pub use parse::parse_line;
 pub use quote::{QUOTE_CHARS, quote, quote_at_most};
 pub use read::{LINE_CAP, Lines};
 
-use std::io::Write;
-use std::path::Path;
-
-use anyhow::{Context, Result};
+// Kept so that callers of the one-file write compile until they move to
+// `output::Outputs`; the write now goes through it.
+pub use crate::output::{directory_of, write_atomically};
 
 use crate::state::Move;
 
@@ -34,41 +33,6 @@ pub fn parse(bytes: &[u8]) -> Vec<Line> {
 /// The file's text: exactly `CARD DEST\n` per move.
 pub fn format(moves: &[Move]) -> String {
     moves.iter().map(|m| format!("{m}\n")).collect()
-}
-
-/// The directory a file at `path` goes into (`.` for a bare file name):
-/// where the temporary file of [`write_atomically`] is made.
-pub fn directory_of(path: &Path) -> &Path {
-    match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    }
-}
-
-/// Writes `bytes` to `path` whole or not at all: a temporary file in the
-/// same directory, flushed to disk, then renamed over `path`. A reader
-/// never sees half a file, and a failure leaves an existing file alone.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = directory_of(path);
-    let name = path
-        .file_name()
-        .with_context(|| format!("cannot write to '{}': not a file name", path.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| -> Result<()> {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.with_context(|| format!("cannot write '{}'", path.display()))
 }
 
 #[cfg(test)]
@@ -115,18 +79,5 @@ mod tests {
             .map(Result::unwrap)
             .collect();
         assert_eq!(back, moves);
-    }
-
-    #[test]
-    fn atomic_write_replaces_whole_and_leaves_no_temporary() {
-        let dir = std::env::temp_dir().join(format!("xpat-sol-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("out.sol");
-        write_atomically(&path, b"old\n").unwrap();
-        write_atomically(&path, b"1 T\n").unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), b"1 T\n");
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
-        assert!(write_atomically(&dir.join("missing/out.sol"), b"x").is_err());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
