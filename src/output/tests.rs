@@ -18,6 +18,14 @@ fn listing(dir: &Path) -> Vec<String> {
     names
 }
 
+/// Two outputs prepared in `dir`: `a.sol` and `b.sol`.
+fn two_outputs(dir: &Path) -> (Outputs, OutputId, OutputId) {
+    let mut outputs = Outputs::new();
+    let a = outputs.prepare(&dir.join("a.sol")).unwrap();
+    let b = outputs.prepare(&dir.join("b.sol")).unwrap();
+    (outputs, a, b)
+}
+
 fn refusal(path: &Path) -> String {
     Outputs::new().prepare(path).unwrap_err().to_string()
 }
@@ -25,9 +33,7 @@ fn refusal(path: &Path) -> String {
 #[test]
 fn publishes_every_output_whole_and_leaves_no_temporary() {
     let dir = scratch();
-    let mut outputs = Outputs::new();
-    let a = outputs.prepare(&dir.path().join("a.sol")).unwrap();
-    let b = outputs.prepare(&dir.path().join("b.save")).unwrap();
+    let (mut outputs, a, b) = two_outputs(dir.path());
     assert_eq!(
         outputs.target(a),
         dir.path().canonicalize().unwrap().join("a.sol")
@@ -44,9 +50,9 @@ fn publishes_every_output_whole_and_leaves_no_temporary() {
     outputs.write(b, b"\x00\x01").unwrap();
     outputs.write(a, b"2 T\n").unwrap();
     outputs.publish_all().unwrap();
-    assert_eq!(listing(dir.path()), ["a.sol", "b.save"]);
+    assert_eq!(listing(dir.path()), ["a.sol", "b.sol"]);
     assert_eq!(fs::read(dir.path().join("a.sol")).unwrap(), b"1 T\n2 T\n");
-    assert_eq!(fs::read(dir.path().join("b.save")).unwrap(), b"\x00\x01");
+    assert_eq!(fs::read(dir.path().join("b.sol")).unwrap(), b"\x00\x01");
 }
 
 #[test]
@@ -66,9 +72,7 @@ fn dropped_unpublished_leaves_nothing_and_the_old_file_intact() {
 #[test]
 fn an_output_never_written_publishes_nothing() {
     let dir = scratch();
-    let mut outputs = Outputs::new();
-    let a = outputs.prepare(&dir.path().join("a.sol")).unwrap();
-    outputs.prepare(&dir.path().join("b.sol")).unwrap();
+    let (mut outputs, a, _) = two_outputs(dir.path());
     outputs.write(a, b"1 T\n").unwrap();
     let err = outputs.publish_all().unwrap_err().to_string();
     assert!(err.contains("nothing written to"), "{err}");
@@ -244,9 +248,7 @@ fn an_output_may_not_be_the_file_being_read() {
 #[test]
 fn a_target_turned_into_a_directory_during_the_search_publishes_nothing() {
     let dir = scratch();
-    let mut outputs = Outputs::new();
-    let a = outputs.prepare(&dir.path().join("a.sol")).unwrap();
-    let b = outputs.prepare(&dir.path().join("b.sol")).unwrap();
+    let (mut outputs, a, b) = two_outputs(dir.path());
     outputs.write(a, b"1 T\n").unwrap();
     outputs.write(b, b"1 T\n").unwrap();
     fs::create_dir(dir.path().join("b.sol")).unwrap();
