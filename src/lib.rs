@@ -18,4 +18,5 @@ pub mod search;
 pub mod shuffle;
 pub mod solution;
 pub mod state;
+pub mod survey;
 pub mod xpat2;

@@ -1,0 +1,372 @@
+//! A survey run: worker threads take the deals one at a time from a shared
+//! counter and search them; the main thread alone writes the rows, keeps
+//! the results, draws the progress and watches for signals.
+//!
+//! One process for all deals saves a process start per deal (about as
+//! long as a FreeCell search), and a counter rather than fixed slices keeps
+//! every core busy when a few deals take seconds and most milliseconds.
+
+use std::io::ErrorKind;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+
+use rustc_hash::FxHashSet;
+
+use crate::check::{self, Verdict as Replay};
+use crate::deal::Deal;
+use crate::rules::GameId;
+use crate::search::{self, Limits, MAX_STATES, Outcome};
+use crate::{memory, solution};
+
+use super::args::{EXIT_USAGE, Plan};
+use super::deals::{Deals, deal_key};
+use super::progress::Progress;
+use super::row::Row;
+use super::signals::{self, EXIT_INTERRUPTED};
+use super::summary::Results;
+use super::table::{Resumed, Table};
+
+/// Bytes one stored position costs at peak with its share of the tables:
+/// 33 B measured on the long Baker's Dozen searches (README, Benchmark),
+/// rounded up for the moment a table doubles.
+const BYTES_PER_POSITION: u64 = 40;
+
+/// A worker's stack: the main thread's usual size, as `-search` has.
+const WORKER_STACK: usize = 8 << 20;
+
+/// Runs the survey; returns the exit code.
+pub fn run(plan: Plan) -> u8 {
+    survey(&plan).unwrap_or_else(|message| {
+        eprintln!("xpat-solver survey: {message}");
+        EXIT_USAGE
+    })
+}
+
+/// What a worker hands the main thread.
+enum Done {
+    Row(Row),
+    /// A solution that does not replay, or a solution file not written.
+    Failed(String),
+}
+
+/// Why a run ended before its last deal.
+enum Stop {
+    Interrupted,
+    /// Whoever read stdout went away (`survey ... | head`).
+    ReaderGone,
+    Failed(String),
+}
+
+/// What the workers share.
+struct Work<'a> {
+    deals: &'a Deals,
+    limits: Limits,
+    solutions: Option<&'a Path>,
+    /// Deals already in the file being resumed.
+    skip: FxHashSet<(u8, u32)>,
+    /// The next position in `deals` to take.
+    next: AtomicU64,
+    /// Set by the main thread: take no new deal.
+    stop: AtomicBool,
+    /// Set by the first SIGINT or SIGTERM.
+    interrupted: &'a AtomicBool,
+}
+
+fn survey(plan: &Plan) -> Result<u8, String> {
+    let interrupted = signals::install()?;
+    let (mut table, resumed) = match &plan.out {
+        None => (
+            Table::stdout().map_err(|e| format!("cannot write to stdout: {e}"))?,
+            None,
+        ),
+        Some(path) if plan.resume => {
+            let (table, resumed) = Table::resume(path)?;
+            (table, Some(resumed))
+        }
+        Some(path) => (Table::create(path)?, None),
+    };
+    if let Some(dir) = &plan.solutions {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("--solutions '{}': {e}", dir.display()))?;
+    }
+    let mut results = Results::default();
+    let mut skip = FxHashSet::default();
+    let mut already = 0;
+    let Resumed { rows, torn } = resumed.unwrap_or(Resumed {
+        rows: Vec::new(),
+        torn: None,
+    });
+    for row in &rows {
+        results.add(row);
+        already += u64::from(skip.insert(deal_key(row.id)) && plan.deals.contains(row.id));
+    }
+    let (max_states, budget) = max_states(plan);
+    let todo = plan.deals.len() - already;
+    let names: Vec<&str> = plan.deals.games().iter().map(|r| r.name).collect();
+    eprintln!(
+        "survey: {todo} deals of {} on {} workers, each at most {} s and {max_states} positions ({budget}){}",
+        names.join(", "),
+        plan.jobs,
+        plan.timeout.as_secs_f64(),
+        match already {
+            0 => String::new(),
+            n => format!("; {n} already done"),
+        }
+    );
+    if let (Some(torn), Some(path)) = (torn, table.path()) {
+        eprintln!(
+            "survey: the last line of '{}' was torn ({torn:?}): cut off, its deal is redone",
+            path.display()
+        );
+    }
+    let work = Work {
+        deals: &plan.deals,
+        limits: Limits {
+            max_states,
+            timeout: Some(plan.timeout),
+            diff: None,
+        },
+        solutions: plan.solutions.as_deref(),
+        skip,
+        next: AtomicU64::new(0),
+        stop: AtomicBool::new(false),
+        interrupted: &interrupted,
+    };
+    let start = Instant::now();
+    let (stop, surveyed) = drive(&work, plan, todo, &mut table, &mut results);
+    table.sync();
+    let memory = format!(
+        "peak memory {} MB, budget {} MB",
+        memory::peak().unwrap_or(0) >> 20,
+        (max_states * plan.jobs as u64 * BYTES_PER_POSITION) >> 20
+    );
+    let seconds = start.elapsed().as_secs_f64();
+    let closing = format!(
+        "{}{surveyed} deals surveyed in {seconds:.1} s on {} workers ({:.0} deals/s), {memory}\n",
+        results.render(),
+        plan.jobs,
+        surveyed as f64 / seconds.max(1e-9)
+    );
+    match &table {
+        Table::File { .. } => print!("{closing}"),
+        Table::Stdout => eprint!("{closing}"),
+    }
+    Ok(finish(stop, plan, &table, &results, surveyed, todo))
+}
+
+/// The exit code, and what the user needs to know after a stop.
+fn finish(
+    stop: Option<Stop>,
+    plan: &Plan,
+    table: &Table,
+    results: &Results,
+    done: u64,
+    todo: u64,
+) -> u8 {
+    let kept = match table.path() {
+        Some(path) => format!("the rows so far are in '{}'", path.display()),
+        None => "the rows so far went to stdout (with --out FILE, --resume can continue)".into(),
+    };
+    match stop {
+        None if results.undecided() > 0 => 1,
+        None => 0,
+        Some(Stop::ReaderGone) => EXIT_INTERRUPTED,
+        Some(Stop::Interrupted) => {
+            eprintln!("survey: interrupted after {done} of {todo} deals; {kept}");
+            if table.path().is_some() {
+                eprintln!("to resume: {}", resume_command(&plan.words));
+            }
+            EXIT_INTERRUPTED
+        }
+        Some(Stop::Failed(message)) => {
+            eprintln!("xpat-solver survey: {message}; {kept}");
+            EXIT_USAGE
+        }
+    }
+}
+
+/// Starts the workers and takes their rows until they are done; returns
+/// why the run stopped early, if it did, and how many deals it surveyed.
+fn drive(
+    work: &Work,
+    plan: &Plan,
+    todo: u64,
+    table: &mut Table,
+    results: &mut Results,
+) -> (Option<Stop>, u64) {
+    let mut progress = Progress::new(todo, table.path().is_none());
+    let (tx, rx) = mpsc::channel();
+    let mut ended = (None, 0);
+    std::thread::scope(|scope| {
+        let mut stop = None;
+        for _ in 0..plan.jobs {
+            let tx = tx.clone();
+            let spawned = std::thread::Builder::new()
+                .name("survey".into())
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, move || work.run(tx));
+            if let Err(e) = spawned {
+                stop = Some(Stop::Failed(format!("cannot start a worker thread: {e}")));
+                work.stop.store(true, Relaxed);
+            }
+        }
+        drop(tx);
+        ended = collect(&rx, work, table, results, &mut progress, stop);
+    });
+    progress.finish();
+    ended
+}
+
+/// The main thread's loop: writes each row as it comes, and turns a
+/// signal or a failure into a stop, until every worker has ended.
+fn collect(
+    rx: &Receiver<Done>,
+    work: &Work,
+    table: &mut Table,
+    results: &mut Results,
+    progress: &mut Progress,
+    mut stop: Option<Stop>,
+) -> (Option<Stop>, u64) {
+    let mut surveyed = 0;
+    loop {
+        match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(Done::Row(row)) => match progress.around_row(|| table.write(&row)) {
+                Ok(()) => {
+                    results.add(&row);
+                    progress.add(row.verdict);
+                    surveyed += 1;
+                }
+                Err(e) => stop = stop.or(Some(write_failed(table, &e))),
+            },
+            Ok(Done::Failed(message)) => stop = stop.or(Some(Stop::Failed(message))),
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => return (stop, surveyed),
+        }
+        if stop.is_none() && work.interrupted.load(Relaxed) {
+            stop = Some(Stop::Interrupted);
+            let wait = work.limits.timeout.unwrap_or_default().as_secs_f64();
+            progress.say(&format!(
+                "survey: interrupted; finishing the deals under way (at most {wait} s), Ctrl-C again to quit at once"
+            ));
+        }
+        if stop.is_some() {
+            work.stop.store(true, Relaxed);
+        }
+    }
+}
+
+fn write_failed(table: &Table, e: &std::io::Error) -> Stop {
+    match table.path() {
+        None if e.kind() == ErrorKind::BrokenPipe => Stop::ReaderGone,
+        None => Stop::Failed(format!("cannot write to stdout: {e}")),
+        Some(path) => Stop::Failed(format!("cannot write '{}': {e}", path.display())),
+    }
+}
+
+impl Work<'_> {
+    /// A worker: deals one after another until none is left or the main
+    /// thread says stop.
+    fn run(&self, tx: Sender<Done>) {
+        while !self.stop.load(Relaxed) && !self.interrupted.load(Relaxed) {
+            let j = self.next.fetch_add(1, Relaxed);
+            if j >= self.deals.len() {
+                break;
+            }
+            let id = self.deals.get(j);
+            if self.skip.contains(&deal_key(id)) {
+                continue;
+            }
+            let done = self.survey(id).map_or_else(Done::Failed, Done::Row);
+            if tx.send(done).is_err() {
+                break;
+            }
+        }
+    }
+
+    /// One deal, as `-search` does it: the search, the solution replayed
+    /// by the `-check` code, and written if asked.
+    fn survey(&self, id: GameId) -> Result<Row, String> {
+        let deal = Deal::new(id);
+        let report = search::search(&deal, &self.limits, None);
+        if let Outcome::Solved(moves) = &report.outcome {
+            if let Replay::Failed { why, .. } = check::replay_moves(&deal, moves) {
+                return Err(format!(
+                    "internal error: the solution found for {id} does not replay ({why})"
+                ));
+            }
+            if let Some(dir) = self.solutions {
+                let path = dir.join(format!("{id}.sol"));
+                solution::write_atomically(&path, solution::format(moves).as_bytes())
+                    .map_err(|e| format!("{e:#}"))?;
+            }
+        }
+        Ok(Row::new(id, &report))
+    }
+}
+
+/// `--max-states`, or what keeps all workers together within a third of
+/// the memory usable now; and where the figure came from, for the log.
+fn max_states(plan: &Plan) -> (u64, String) {
+    if let Some(n) = plan.max_states {
+        return (n, "--max-states".into());
+    }
+    let jobs = plan.jobs as u64;
+    match memory::usable() {
+        Some(bytes) => (
+            (bytes / 3 / jobs / BYTES_PER_POSITION).clamp(1, MAX_STATES),
+            format!(
+                "a third of {:.1} GB usable, shared by {jobs} workers at {BYTES_PER_POSITION} B a position",
+                bytes as f64 / 1e9
+            ),
+        ),
+        None => (
+            (search::DEFAULT_MAX_STATES / jobs).max(1),
+            "usable memory unknown: -search's default shared by the workers".into(),
+        ),
+    }
+}
+
+/// The command line that continues this survey: the same words, with
+/// `--resume`, quoted for a POSIX shell where needed.
+fn resume_command(words: &[String]) -> String {
+    let program = std::env::args()
+        .next()
+        .unwrap_or_else(|| "xpat-solver".into());
+    let mut line = vec![shell_word(&program), "survey".to_string()];
+    line.extend(words.iter().map(|w| shell_word(w)));
+    if !words.iter().any(|w| w == "--resume") {
+        line.push("--resume".into());
+    }
+    line.join(" ")
+}
+
+fn shell_word(word: &str) -> String {
+    let plain = |b: u8| b.is_ascii_alphanumeric() || b"-_./,:=+@%".contains(&b);
+    if !word.is_empty() && word.bytes().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resume_commands_quote_what_a_shell_would_split() {
+        assert_eq!(shell_word("fc,st"), "fc,st");
+        assert_eq!(shell_word("my file.csv"), "'my file.csv'");
+        assert_eq!(shell_word("it's"), r"'it'\''s'");
+        assert_eq!(shell_word(""), "''");
+        let line = resume_command(&["fc".into(), "1-9".into(), "--out".into(), "a b.csv".into()]);
+        assert!(
+            line.ends_with(" survey fc 1-9 --out 'a b.csv' --resume"),
+            "{line}"
+        );
+        let again = resume_command(&["fc".into(), "1".into(), "--resume".into()]);
+        assert_eq!(again.matches("--resume").count(), 1);
+    }
+}
