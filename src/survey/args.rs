@@ -58,7 +58,12 @@ struct Cli {
     jobs: Option<usize>,
 
     /// Give a deal up (ECHEC) after this many seconds
-    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 10.0,
+        allow_negative_numbers = true
+    )]
     timeout: f64,
 
     /// Give a deal up (ECHEC) after storing this many positions [default: a

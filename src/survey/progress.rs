@@ -6,15 +6,18 @@
 //! prints messages above the bar without tearing it.
 
 use std::io::IsTerminal;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use super::row::Verdict;
 
 pub struct Progress {
     bar: ProgressBar,
-    /// SUCCES, INSOLUBLE, ECHEC so far.
-    counts: [u64; 3],
+    /// SUCCES, INSOLUBLE, ECHEC so far, read by the bar as it draws, so
+    /// that they always agree with the count of deals done beside them.
+    counts: Arc<[AtomicU64; 3]>,
     /// Rows go to the same terminal: hide the bar while one is written.
     rows_on_terminal: bool,
 }
@@ -28,16 +31,27 @@ impl Progress {
             ProgressDrawTarget::hidden()
         };
         let bar = ProgressBar::with_draw_target(Some(total), target);
+        let counts: Arc<[AtomicU64; 3]> = Arc::default();
+        let shown = counts.clone();
+        let verdicts = move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let [won, lost, open] = [0, 1, 2].map(|i| shown[i].load(Relaxed));
+            let _ = write!(w, "SUCCES {won}, INSOLUBLE {lost}, ECHEC {open}");
+        };
+        let rate = |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = write!(w, "{:.0}/s", s.per_sec());
+        };
         let style = ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:25}] {pos}/{len} deals, {per_sec}, ETA {eta} | {msg}",
+            "{elapsed_precise} [{bar:25}] {pos}/{len} deals, {rate}, ETA {eta} | {verdicts}",
         )
         .expect("the template is valid")
+        .with_key("verdicts", verdicts)
+        .with_key("rate", rate)
         .progress_chars("=> ");
         bar.set_style(style);
         Progress {
             rows_on_terminal: rows_to_stdout && !bar.is_hidden() && std::io::stdout().is_terminal(),
             bar,
-            counts: [0; 3],
+            counts,
         }
     }
 
@@ -48,10 +62,7 @@ impl Progress {
             Verdict::Insoluble => 1,
             Verdict::Echec => 2,
         };
-        self.counts[i] += 1;
-        let [won, lost, open] = self.counts;
-        self.bar
-            .set_message(format!("SUCCES {won}, INSOLUBLE {lost}, ECHEC {open}"));
+        self.counts[i].fetch_add(1, Relaxed);
         self.bar.inc(1);
     }
 

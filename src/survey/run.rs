@@ -5,6 +5,11 @@
 //! One process for all deals saves a process start per deal (about as
 //! long as a FreeCell search), and a counter rather than fixed slices keeps
 //! every core busy when a few deals take seconds and most milliseconds.
+//!
+//! Each search starts with `memory::return_freed_memory` (glibc's
+//! `mallopt`), process-wide: called from several workers at once it is
+//! harmless, as glibc takes its main arena's lock for it and every call
+//! sets the same value.
 
 use std::io::ErrorKind;
 use std::path::Path;
@@ -106,9 +111,9 @@ fn survey(plan: &Plan) -> Result<u8, String> {
     let todo = plan.deals.len() - already;
     let names: Vec<&str> = plan.deals.games().iter().map(|r| r.name).collect();
     eprintln!(
-        "survey: {todo} deals of {} on {} workers, each at most {} s and {max_states} positions ({budget}){}",
+        "survey: {todo} deals of {} on {}, each at most {} s and {max_states} positions ({budget}){}",
         names.join(", "),
-        plan.jobs,
+        workers(plan.jobs),
         plan.timeout.as_secs_f64(),
         match already {
             0 => String::new(),
@@ -144,9 +149,9 @@ fn survey(plan: &Plan) -> Result<u8, String> {
     );
     let seconds = start.elapsed().as_secs_f64();
     let closing = format!(
-        "{}{surveyed} deals surveyed in {seconds:.1} s on {} workers ({:.0} deals/s), {memory}\n",
+        "{}{surveyed} deals surveyed in {seconds:.1} s on {} ({:.0} deals/s), {memory}\n",
         results.render(),
-        plan.jobs,
+        workers(plan.jobs),
         surveyed as f64 / seconds.max(1e-9)
     );
     match &table {
@@ -317,14 +322,22 @@ fn max_states(plan: &Plan) -> (u64, String) {
         Some(bytes) => (
             (bytes / 3 / jobs / BYTES_PER_POSITION).clamp(1, MAX_STATES),
             format!(
-                "a third of {:.1} GB usable, shared by {jobs} workers at {BYTES_PER_POSITION} B a position",
-                bytes as f64 / 1e9
+                "a third of {:.1} GB usable, shared by {} at {BYTES_PER_POSITION} B a position",
+                bytes as f64 / 1e9,
+                workers(plan.jobs)
             ),
         ),
         None => (
             (search::DEFAULT_MAX_STATES / jobs).max(1),
             "usable memory unknown: -search's default shared by the workers".into(),
         ),
+    }
+}
+
+fn workers(jobs: usize) -> String {
+    match jobs {
+        1 => "1 worker".into(),
+        n => format!("{n} workers"),
     }
 }
 
