@@ -116,7 +116,12 @@ fn resumes_after_sigint() {
     assert!(kill.success());
     let ended = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&ended.stderr);
-    assert_eq!(ended.status.code(), Some(130), "{stderr}");
+    assert_eq!(
+        ended.status.code(),
+        Some(130),
+        "{:?}: {stderr}",
+        ended.status
+    );
     let done = rows(&out);
     assert!(
         done.len() < 1500,

@@ -71,6 +71,8 @@ struct Work<'a> {
     solutions: Option<&'a Path>,
     /// Deals already in the file being resumed.
     skip: FxHashSet<(u8, u32)>,
+    /// Deals to survey in this run (those of `deals` not in `skip`).
+    todo: u64,
     /// The next position in `deals` to take.
     next: AtomicU64,
     /// Set by the main thread: take no new deal.
@@ -135,12 +137,13 @@ fn survey(plan: &Plan) -> Result<u8, String> {
         },
         solutions: plan.solutions.as_deref(),
         skip,
+        todo,
         next: AtomicU64::new(0),
         stop: AtomicBool::new(false),
         interrupted: &interrupted,
     };
     let start = Instant::now();
-    let (stop, surveyed) = drive(&work, plan, todo, &mut table, &mut results);
+    let (stop, surveyed) = drive(&work, plan, &mut table, &mut results);
     table.sync();
     let memory = format!(
         "peak memory {} MB, budget {} MB",
@@ -197,11 +200,10 @@ fn finish(
 fn drive(
     work: &Work,
     plan: &Plan,
-    todo: u64,
     table: &mut Table,
     results: &mut Results,
 ) -> (Option<Stop>, u64) {
-    let mut progress = Progress::new(todo, table.path().is_none());
+    let mut progress = Progress::new(work.todo, table.path().is_none());
     let (tx, rx) = mpsc::channel();
     let mut ended = (None, 0);
     std::thread::scope(|scope| {
@@ -247,7 +249,14 @@ fn collect(
             },
             Ok(Done::Failed(message)) => stop = stop.or(Some(Stop::Failed(message))),
             Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => return (stop, surveyed),
+            Err(RecvTimeoutError::Disconnected) => {
+                // The workers may have seen the signal first and left
+                // deals undone: that is an interruption too.
+                if stop.is_none() && surveyed < work.todo && work.interrupted.load(Relaxed) {
+                    stop = Some(Stop::Interrupted);
+                }
+                return (stop, surveyed);
+            }
         }
         if stop.is_none() && work.interrupted.load(Relaxed) {
             stop = Some(Stop::Interrupted);
