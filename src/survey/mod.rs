@@ -3,12 +3,14 @@
 //!
 //! - [`args`]: the command line, checked before any search
 //! - [`seeds`], [`deals`]: which deals, in which order, for which shard
-//! - [`run`]: the workers, the signals ([`signals`]), the bar ([`progress`])
+//! - [`run`]: the workers, the signals ([`signals`]), the bar ([`progress`]);
+//!   [`finish`]: the exit code and the command that resumes
 //! - [`row`], [`table`]: the CSV rows, written whole, read back to resume
 //! - [`summary`]: counts, the solvable share's interval, times, per game
 
 pub mod args;
 pub mod deals;
+pub mod finish;
 pub mod progress;
 pub mod row;
 pub mod run;

@@ -27,9 +27,10 @@ use crate::{memory, solution};
 
 use super::args::{EXIT_USAGE, Plan};
 use super::deals::{Deals, deal_key};
+use super::finish::{Stop, finish};
 use super::progress::Progress;
 use super::row::Row;
-use super::signals::{self, EXIT_INTERRUPTED};
+use super::signals;
 use super::summary::Results;
 use super::table::{Resumed, Table};
 
@@ -56,14 +57,6 @@ enum Done {
     Failed(String),
 }
 
-/// Why a run ended before its last deal.
-enum Stop {
-    Interrupted,
-    /// Whoever read stdout went away (`survey ... | head`).
-    ReaderGone,
-    Failed(String),
-}
-
 /// What the workers share.
 struct Work<'a> {
     deals: &'a Deals,
@@ -83,46 +76,18 @@ struct Work<'a> {
 
 fn survey(plan: &Plan) -> Result<u8, String> {
     let interrupted = signals::install()?;
-    let (mut table, resumed) = match &plan.out {
-        None => (
-            Table::stdout().map_err(|e| format!("cannot write to stdout: {e}"))?,
-            None,
-        ),
-        Some(path) if plan.resume => {
-            let (table, resumed) = Table::resume(path)?;
-            (table, Some(resumed))
-        }
-        Some(path) => (Table::create(path)?, None),
-    };
-    if let Some(dir) = &plan.solutions {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("--solutions '{}': {e}", dir.display()))?;
-    }
+    let (mut table, resumed) = open(plan)?;
     let mut results = Results::default();
     let mut skip = FxHashSet::default();
     let mut already = 0;
-    let Resumed { rows, torn } = resumed.unwrap_or(Resumed {
-        rows: Vec::new(),
-        torn: None,
-    });
-    for row in &rows {
+    for row in &resumed.rows {
         results.add(row);
         already += u64::from(skip.insert(deal_key(row.id)) && plan.deals.contains(row.id));
     }
-    let (max_states, budget) = max_states(plan);
+    let (max_states, why) = max_states(plan);
     let todo = plan.deals.len() - already;
-    let names: Vec<&str> = plan.deals.games().iter().map(|r| r.name).collect();
-    eprintln!(
-        "survey: {todo} deals of {} on {}, each at most {} s and {max_states} positions ({budget}){}",
-        names.join(", "),
-        workers(plan.jobs),
-        plan.timeout.as_secs_f64(),
-        match already {
-            0 => String::new(),
-            n => format!("; {n} already done"),
-        }
-    );
-    if let (Some(torn), Some(path)) = (torn, table.path()) {
+    announce(plan, todo, already, max_states, &why);
+    if let (Some(torn), Some(path)) = (&resumed.torn, table.path()) {
         eprintln!(
             "survey: the last line of '{}' was torn ({torn:?}): cut off, its deal is redone",
             path.display()
@@ -145,17 +110,14 @@ fn survey(plan: &Plan) -> Result<u8, String> {
     let start = Instant::now();
     let (stop, surveyed) = drive(&work, plan, &mut table, &mut results);
     table.sync();
-    let memory = format!(
-        "peak memory {} MB, budget {} MB",
-        memory::peak().unwrap_or(0) >> 20,
-        (max_states * plan.jobs as u64 * BYTES_PER_POSITION) >> 20
-    );
     let seconds = start.elapsed().as_secs_f64();
     let closing = format!(
-        "{}{surveyed} deals surveyed in {seconds:.1} s on {} ({:.0} deals/s), {memory}\n",
+        "{}{surveyed} deals surveyed in {seconds:.1} s on {} ({:.0} deals/s), peak memory {} MB, budget {} MB\n",
         results.render(),
         workers(plan.jobs),
-        surveyed as f64 / seconds.max(1e-9)
+        surveyed as f64 / seconds.max(1e-9),
+        memory::peak().unwrap_or(0) >> 20,
+        (max_states * plan.jobs as u64 * BYTES_PER_POSITION) >> 20
     );
     match &table {
         Table::File { .. } => print!("{closing}"),
@@ -164,35 +126,41 @@ fn survey(plan: &Plan) -> Result<u8, String> {
     Ok(finish(stop, plan, &table, &results, surveyed, todo))
 }
 
-/// The exit code, and what the user needs to know after a stop.
-fn finish(
-    stop: Option<Stop>,
-    plan: &Plan,
-    table: &Table,
-    results: &Results,
-    done: u64,
-    todo: u64,
-) -> u8 {
-    let kept = match table.path() {
-        Some(path) => format!("the rows so far are in '{}'", path.display()),
-        None => "the rows so far went to stdout (with --out FILE, --resume can continue)".into(),
+/// The first line on stderr: what will be searched, and within what.
+fn announce(plan: &Plan, todo: u64, already: u64, max_states: u64, why: &str) {
+    let names: Vec<&str> = plan.deals.games().iter().map(|r| r.name).collect();
+    eprintln!(
+        "survey: {todo} deals of {} on {}, each at most {} s and {max_states} positions ({why}){}",
+        names.join(", "),
+        workers(plan.jobs),
+        plan.timeout.as_secs_f64(),
+        match already {
+            0 => String::new(),
+            n => format!("; {n} already done"),
+        }
+    );
+}
+
+/// Opens where the rows go (reading the file back to resume it) and the
+/// solutions' directory.
+fn open(plan: &Plan) -> Result<(Table, Resumed), String> {
+    let nothing = || Resumed {
+        rows: Vec::new(),
+        torn: None,
     };
-    match stop {
-        None if results.undecided() > 0 => 1,
-        None => 0,
-        Some(Stop::ReaderGone) => EXIT_INTERRUPTED,
-        Some(Stop::Interrupted) => {
-            eprintln!("survey: interrupted after {done} of {todo} deals; {kept}");
-            if table.path().is_some() {
-                eprintln!("to resume: {}", resume_command(&plan.words));
-            }
-            EXIT_INTERRUPTED
-        }
-        Some(Stop::Failed(message)) => {
-            eprintln!("xpat-solver survey: {message}; {kept}");
-            EXIT_USAGE
-        }
+    let opened = match &plan.out {
+        None => (
+            Table::stdout().map_err(|e| format!("cannot write to stdout: {e}"))?,
+            nothing(),
+        ),
+        Some(path) if plan.resume => Table::resume(path)?,
+        Some(path) => (Table::create(path)?, nothing()),
+    };
+    if let Some(dir) = &plan.solutions {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("--solutions '{}': {e}", dir.display()))?;
     }
+    Ok(opened)
 }
 
 /// Starts the workers and takes their rows until they are done; returns
@@ -343,52 +311,10 @@ fn max_states(plan: &Plan) -> (u64, String) {
     }
 }
 
-fn workers(jobs: usize) -> String {
+/// "1 worker", "2 workers".
+pub(super) fn workers(jobs: usize) -> String {
     match jobs {
         1 => "1 worker".into(),
         n => format!("{n} workers"),
-    }
-}
-
-/// The command line that continues this survey: the same words, with
-/// `--resume`, quoted for a POSIX shell where needed.
-fn resume_command(words: &[String]) -> String {
-    let program = std::env::args()
-        .next()
-        .unwrap_or_else(|| "xpat-solver".into());
-    let mut line = vec![shell_word(&program), "survey".to_string()];
-    line.extend(words.iter().map(|w| shell_word(w)));
-    if !words.iter().any(|w| w == "--resume") {
-        line.push("--resume".into());
-    }
-    line.join(" ")
-}
-
-fn shell_word(word: &str) -> String {
-    let plain = |b: u8| b.is_ascii_alphanumeric() || b"-_./,:=+@%".contains(&b);
-    if !word.is_empty() && word.bytes().all(plain) {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn resume_commands_quote_what_a_shell_would_split() {
-        assert_eq!(shell_word("fc,st"), "fc,st");
-        assert_eq!(shell_word("my file.csv"), "'my file.csv'");
-        assert_eq!(shell_word("it's"), r"'it'\''s'");
-        assert_eq!(shell_word(""), "''");
-        let line = resume_command(&["fc".into(), "1-9".into(), "--out".into(), "a b.csv".into()]);
-        assert!(
-            line.ends_with(" survey fc 1-9 --out 'a b.csv' --resume"),
-            "{line}"
-        );
-        let again = resume_command(&["fc".into(), "1".into(), "--resume".into()]);
-        assert_eq!(again.matches("--resume").count(), 1);
     }
 }
