@@ -5,8 +5,9 @@
 mod common;
 
 use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{Run, TempDir, run};
@@ -35,6 +36,42 @@ fn survey(args: &[&str]) -> Run {
     run(std::iter::once("survey").chain(args.iter().copied()))
 }
 
+/// Starts a survey in the background, its output piped, and waits until
+/// its file holds `lines` whole lines (the header is written once the
+/// signal handlers are in place).
+fn start_survey(args: &[&str], out: &Path, lines: usize) -> Child {
+    let child = Command::new(env!("CARGO_BIN_EXE_xpat-solver"))
+        .arg("survey")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let whole_lines = |t: String| t.matches('\n').count();
+    while std::fs::read_to_string(out).map_or(0, whole_lines) < lines {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "too few rows written"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child
+}
+
+fn interrupt(child: &Child) {
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+}
+
 /// Each game over a range holding both verdicts where the game has them:
 /// the survey's verdict, length and solution file are `-search`'s.
 #[test]
@@ -47,6 +84,7 @@ fn verdicts_and_solutions_are_those_of_search() {
         ("mo", "1-15"),
         ("bd", "1-10"),
     ];
+    let mut verdicts = std::collections::BTreeSet::new();
     for (game, seeds) in ranges {
         let csv = dir.join(&format!("{game}.csv"));
         let r = survey(&[
@@ -63,6 +101,7 @@ fn verdicts_and_solutions_are_those_of_search() {
         let (first, last): (u32, u32) = (first.parse().unwrap(), last.parse().unwrap());
         assert_eq!(rows.len() as u32, last - first + 1);
         for (deal, (verdict, moves)) in &rows {
+            verdicts.insert(verdict.clone());
             let single = dir.join("single.sol");
             let _ = std::fs::remove_file(&single);
             let s = run([deal.as_str(), "-search", single.to_str().unwrap()]);
@@ -79,7 +118,7 @@ fn verdicts_and_solutions_are_those_of_search() {
         }
     }
     // The ranges hold verdicts of both kinds.
-    assert!(std::fs::read_dir(&sols).unwrap().count() > 20);
+    assert!(verdicts.contains("SUCCES") && verdicts.contains("INSOLUBLE"));
 }
 
 /// SIGINT to a running survey: it stops cleanly (whole rows, exit 130, a
@@ -89,31 +128,8 @@ fn verdicts_and_solutions_are_those_of_search() {
 fn resumes_after_sigint() {
     let dir = TempDir::new("survey-sigint");
     let out = dir.join("fc.csv");
-    let args = [
-        "survey",
-        "fc",
-        "1-1500",
-        "--jobs",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    let child = Command::new(env!("CARGO_BIN_EXE_xpat-solver"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while std::fs::read_to_string(&out).map_or(0, |t| t.lines().count()) < 20 {
-        assert!(start.elapsed() < Duration::from_secs(60), "no rows written");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
+    let child = start_survey(&["fc", "1-1500", "--jobs", "1"], &out, 20);
+    interrupt(&child);
     let ended = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&ended.stderr);
     assert_eq!(
@@ -152,6 +168,52 @@ fn resumes_after_sigint() {
         0
     );
     assert_eq!(all, rows(&whole));
+}
+
+/// A second SIGINT while a long deal runs (bd.562 takes about 30 s) ends
+/// the process at once: exit 130, no summary, the file still whole.
+#[test]
+fn a_second_sigint_exits_at_once() {
+    let dir = TempDir::new("survey-twice");
+    let out = dir.join("bd.csv");
+    let mut child = start_survey(&["bd", "562", "--timeout", "600"], &out, 1);
+    // The second signal once the first is seen (two signals pending at
+    // once would be delivered as one).
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut all = String::new();
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if line.contains("Ctrl-C again") {
+                let _ = tx.send(());
+            }
+            all.push_str(&line);
+            all.push('\n');
+        }
+        all
+    });
+    let pid = child.id().to_string();
+    let interrupt = || {
+        assert!(
+            Command::new("kill")
+                .args(["-INT", &pid])
+                .status()
+                .unwrap()
+                .success()
+        )
+    };
+    interrupt();
+    rx.recv_timeout(Duration::from_secs(60))
+        .expect("the first signal is seen");
+    interrupt();
+    let ended = child.wait_with_output().unwrap();
+    let stderr = reader.join().unwrap();
+    assert_eq!(ended.status.code(), Some(130), "{stderr}");
+    assert!(
+        ended.stdout.is_empty(),
+        "a summary: the run was not cut short: {stderr}"
+    );
+    assert!(rows(&out).is_empty());
 }
 
 /// A last line torn by `kill -9` or a crash: resuming cuts it off and

@@ -95,10 +95,12 @@ fn survey(plan: &Plan) -> Result<u8, String> {
     }
     let work = Work {
         deals: &plan.deals,
+        // No --diff: a survey wants proofs. The rest as `Limits::default`,
+        // so that a field added to `Limits` needs no change here.
         limits: Limits {
             max_states,
             timeout: Some(plan.timeout),
-            diff: None,
+            ..Limits::default()
         },
         solutions: plan.solutions.as_deref(),
         skip,
