@@ -68,7 +68,8 @@ struct Work<'a> {
     todo: u64,
     /// The next position in `deals` to take.
     next: AtomicU64,
-    /// Set by the main thread: take no new deal.
+    /// Set by the main thread, once it has seen a signal or a failure:
+    /// take no new deal.
     stop: AtomicBool,
     /// Set by the first SIGINT or SIGTERM.
     interrupted: &'a AtomicBool,
@@ -219,14 +220,7 @@ fn collect(
             },
             Ok(Done::Failed(message)) => stop = stop.or(Some(Stop::Failed(message))),
             Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => {
-                // The workers may have seen the signal first and left
-                // deals undone: that is an interruption too.
-                if stop.is_none() && surveyed < work.todo && work.interrupted.load(Relaxed) {
-                    stop = Some(Stop::Interrupted);
-                }
-                return (stop, surveyed);
-            }
+            Err(RecvTimeoutError::Disconnected) => return (stop, surveyed),
         }
         if stop.is_none() && work.interrupted.load(Relaxed) {
             stop = Some(Stop::Interrupted);
@@ -253,7 +247,9 @@ impl Work<'_> {
     /// A worker: deals one after another until none is left or the main
     /// thread says stop.
     fn run(&self, tx: Sender<Done>) {
-        while !self.stop.load(Relaxed) && !self.interrupted.load(Relaxed) {
+        // Only the main thread's word stops a worker, so that a signal is
+        // always seen, said and answered in one place.
+        while !self.stop.load(Relaxed) {
             let j = self.next.fetch_add(1, Relaxed);
             if j >= self.deals.len() {
                 break;
