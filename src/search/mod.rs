@@ -44,6 +44,9 @@ use crate::state::Move;
 /// position costs at peak, well under the 4 GB a 24 GB machine can spare.
 pub const DEFAULT_MAX_STATES: u64 = 50_000_000;
 
+/// The most positions one attempt can index (`--max-states` at most).
+pub use visited::MAX_STATES;
+
 /// What may stop a search before it is exhaustive.
 #[derive(Clone, Debug)]
 pub struct Limits {

@@ -35,7 +35,7 @@ const TAG_BITS: u32 = u32::BITS - INDEX_BITS;
 /// (the low bits of the multiply mix least).
 const SLOT_SHIFT: u32 = 20;
 /// The most positions the visited set can hold.
-pub(super) const MAX_STATES: u64 = INDEX_MASK as u64 - 1;
+pub const MAX_STATES: u64 = INDEX_MASK as u64 - 1;
 
 /// Slots of a new table.
 const FIRST_TABLE_SLOTS: usize = 1 << 12;
