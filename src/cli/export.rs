@@ -15,7 +15,6 @@ pub(super) fn write(start: &Start, moves: &[Move], export: Option<&Export>) -> R
     let Some(export) = export else {
         return Ok(());
     };
-    not_over_the_save(start, Some(export))?;
     let (written, opens) = match &start.player {
         None => (
             xpat2::export(&start.deal, moves, export.at, &export.path)?,

@@ -23,6 +23,8 @@ pub(super) fn run(
     let bytes = std::fs::read(file)
         .with_context(|| format!("cannot read solution file '{}'", Shown(file)))?;
     let lines = solution::parse(&bytes);
+    export::not_over_the_save(start, export)?;
+    start.introduce()?;
     match check::replay_from(start.root(), &lines) {
         Verdict::Won { moves } => {
             let from = if start.player.is_some() {

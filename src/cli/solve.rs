@@ -28,6 +28,7 @@ pub(super) struct Outputs<'a> {
 pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
     preflight(out)?;
     export::not_over_the_save(start, out.export)?;
+    start.introduce()?;
     let report = search_with_progress(start, limits);
     let summary = summary(start.deal.id, &report.stats);
     match report.outcome {

@@ -4,7 +4,7 @@
 //! the search and the replay begin at its position, and the outputs
 //! (solution file, xpat2 save, web page) know what came before it.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow};
 
@@ -54,12 +54,10 @@ impl Start {
                 })
             })
             .map_err(|e| anyhow!("xpat2 save '{}': {e}", Shown(save)))?;
-        let start = Start {
+        Ok(Start {
             deal: Deal::new(player.saved.id),
             player: Some(player),
-        };
-        start.introduce(save)?;
-        Ok(start)
+        })
     }
 
     /// The position the mode starts from.
@@ -75,8 +73,9 @@ impl Start {
         self.player.as_ref().map_or(&[], |p| p.followed.moves())
     }
 
-    /// Says where a player's game stands, before anything else.
-    fn introduce(&self, save: &Path) -> Result<()> {
+    /// Says where a player's game stands, on the first line of a mode's
+    /// output.
+    pub fn introduce(&self) -> Result<()> {
         let Some(player) = &self.player else {
             return Ok(());
         };
@@ -89,7 +88,7 @@ impl Start {
         say!(
             "{}: the player's position in {}, after their {played} {moves}{undone}: {} cards on the foundation",
             self.deal.id,
-            Shown(save),
+            Shown(&player.path),
             self.root().score()
         )
     }
