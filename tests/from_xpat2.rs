@@ -8,16 +8,12 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{Run, TempDir, run};
+use common::{Run, TempDir, arg, run, words_on_the_page};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/xpat2")
         .join(name)
-}
-
-fn arg(path: &Path) -> &str {
-    path.to_str().unwrap()
 }
 
 /// The save's header integer `i` and its move words, as XPAT2-SAVE.md
@@ -55,6 +51,13 @@ fn encode(xpat2_name: &str, seed: i32, words: &[u32], played: usize) -> Vec<u8> 
     bytes
 }
 
+/// `xpat-solver --from-xpat2 SAVE MODE FILE MORE...`.
+fn from_save(save: &Path, mode: &str, file: &Path, more: &[&str]) -> Run {
+    let mut args = vec!["--from-xpat2", arg(save), mode, arg(file)];
+    args.extend(more);
+    run(args)
+}
+
 /// Exit 3, one line on stderr saying `says`, nothing on stdout.
 fn assert_refused(r: &Run, says: &str) {
     assert_eq!(r.code, 3, "{r:?}");
@@ -79,14 +82,7 @@ fn a_win_from_the_players_position_and_its_save() {
         let (sol, save) = (dir.join("rest.sol"), dir.join("won.save"));
         let player = std::fs::read(fixture(name)).unwrap();
         let theirs = header(&player);
-        let r = run([
-            "--from-xpat2",
-            arg(&fixture(name)),
-            "-search",
-            arg(&sol),
-            "--xpat2",
-            arg(&save),
-        ]);
+        let r = from_save(&fixture(name), "-search", &sol, &["--xpat2", arg(&save)]);
         assert_eq!(r.verdict(), ("SUCCES", 0), "{name}: {r:?}");
         assert!(
             r.stdout
@@ -94,7 +90,7 @@ fn a_win_from_the_players_position_and_its_save() {
         );
         let rest = std::fs::read_to_string(&sol).unwrap().lines().count();
 
-        let r = run(["--from-xpat2", arg(&fixture(name)), "-check", arg(&sol)]);
+        let r = from_save(&fixture(name), "-check", &sol, &[]);
         assert_eq!(r.verdict(), ("SUCCES", 0), "{name}: {r:?}");
         assert!(
             r.stdout
@@ -128,52 +124,37 @@ fn a_win_from_the_players_position_and_its_save() {
 #[test]
 fn the_won_game_and_the_page_of_the_whole_game() {
     let dir = TempDir::new("from-xpat2-end");
-    let (sol, save, page) = (dir.join("r.sol"), dir.join("end.save"), dir.join("p.html"));
+    let sol = dir.join("r.sol");
     let fixture = fixture("fc123-sequence-move.xpat2");
-    let r = run([
-        "--from-xpat2",
-        arg(&fixture),
-        "-search",
-        arg(&sol),
-        "--xpat2",
-        arg(&save),
-        "--xpat2-at",
-        "end",
-        "--html",
-        arg(&page),
-    ]);
-    assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
-    let end = header(&std::fs::read(&save).unwrap());
+    // -search writes the moves, -check writes the same save and page
+    // from them.
+    let mut written = Vec::new();
+    for (mode, name) in [("-search", "found"), ("-check", "checked")] {
+        let (save, page) = (dir.join(name), dir.join(&format!("{name}.html")));
+        let more = ["--xpat2", arg(&save), "--xpat2-at", "end"];
+        let r = from_save(
+            &fixture,
+            mode,
+            &sol,
+            &[&more[..], &["--html", arg(&page)]].concat(),
+        );
+        assert_eq!(r.verdict(), ("SUCCES", 0), "{mode}: {r:?}");
+        // The player's 8 words are 10 single-card moves of the solver's
+        // (the loader's tests list them): the page opens there with #10.
+        let link = format!("{name}.html#10 in a browser");
+        assert!(r.stdout.contains(&link), "{}", r.stdout);
+        written.push((
+            std::fs::read(&save).unwrap(),
+            std::fs::read_to_string(&page).unwrap(),
+        ));
+    }
+    assert_eq!(written[0], written[1]);
+    let (save, html) = &written[0];
+    let end = header(save);
     assert_eq!((end.ints[10], end.ints[12]), (end.ints[9], 1), "opens won");
-    // The player's 8 words are 10 single-card moves of the solver's (the
-    // loader's tests list them): the page opens there with #10.
-    assert!(r.stdout.contains("p.html#10 in a browser"), "{}", r.stdout);
-    let html = std::fs::read_to_string(&page).unwrap();
     let rest = std::fs::read_to_string(&sol).unwrap().lines().count();
     assert!(html.contains("<title>FreeCell 123"));
-    let start = html.find("\"words\":[\"").unwrap() + 9;
-    let end = start + html[start..].find("\"]").unwrap();
-    assert_eq!(html[start..end].matches("\",\"").count() + 1, 10 + rest);
-    // -check writes the same page and save from the same moves.
-    let (save2, page2) = (dir.join("again.save"), dir.join("again.html"));
-    let r = run([
-        "--from-xpat2",
-        arg(&fixture),
-        "-check",
-        arg(&sol),
-        "--xpat2",
-        arg(&save2),
-        "--xpat2-at",
-        "end",
-        "--html",
-        arg(&page2),
-    ]);
-    assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
-    assert_eq!(
-        std::fs::read(&save).unwrap(),
-        std::fs::read(&save2).unwrap()
-    );
-    assert_eq!(html, std::fs::read_to_string(&page2).unwrap());
+    assert_eq!(words_on_the_page(html), 10 + rest);
 }
 
 /// Seahaven 3 with 3♠ put in a free cell: lost (the solver's own search
@@ -185,16 +166,8 @@ fn no_win_from_here() {
     let save = dir.join("lost.save");
     std::fs::write(&save, encode("Seahaven", 3, &[0x1a32_1e31], 1)).unwrap();
     let (sol, out, page) = (dir.join("r.sol"), dir.join("o.save"), dir.join("p.html"));
-    let r = run([
-        "--from-xpat2",
-        arg(&save),
-        "-search",
-        arg(&sol),
-        "--xpat2",
-        arg(&out),
-        "--html",
-        arg(&page),
-    ]);
+    let more = ["--xpat2", arg(&out), "--html", arg(&page)];
+    let r = from_save(&save, "-search", &sol, &more);
     assert_eq!(r.verdict(), ("INSOLUBLE", 2), "{r:?}");
     assert!(r.reason().contains("no win from here"), "{r:?}");
     assert!(!sol.exists() && !out.exists() && !page.exists());
@@ -210,19 +183,19 @@ fn saves_that_cannot_be_followed_are_refused_in_one_line() {
     let real = std::fs::read(fixture("fc123-sequence-move.xpat2")).unwrap();
     let corrupt = dir.join("corrupt.save");
     std::fs::write(&corrupt, &real[..100]).unwrap();
-    let r = run(["--from-xpat2", arg(&corrupt), "-search", arg(&sol)]);
+    let r = from_save(&corrupt, "-search", &sol, &[]);
     assert_refused(&r, "shorter than the 160-byte header");
     // Word 2, A♦ to the ♦ foundation (pile 3), sent to the ♥ one instead.
     let mut words = header(&real).words;
     words[1] = (words[1] & !(0x7f << 9)) | 2 << 9;
     let unfollowable = dir.join("unfollowable.save");
     std::fs::write(&unfollowable, encode("Free Cell", 123, &words, 8)).unwrap();
-    let r = run(["--from-xpat2", arg(&unfollowable), "-search", arg(&sol)]);
+    let r = from_save(&unfollowable, "-search", &sol, &[]);
     assert_refused(
         &r,
         "move 2 of the save (A♦ from column 3 to the foundation)",
     );
-    let r = run(["--from-xpat2", arg(&dir.join("none")), "-check", arg(&sol)]);
+    let r = from_save(&dir.join("none"), "-check", &sol, &[]);
     assert_refused(&r, "cannot read xpat2 save");
     assert!(!sol.exists());
 }
@@ -234,14 +207,7 @@ fn the_players_own_save_is_not_replaced() {
     let bytes = std::fs::read(fixture("fc123-cell-to-cell.xpat2")).unwrap();
     std::fs::write(&save, &bytes).unwrap();
     let sol = dir.join("r.sol");
-    let r = run([
-        "--from-xpat2",
-        arg(&save),
-        "-search",
-        arg(&sol),
-        "--xpat2",
-        arg(dir.path()),
-    ]);
+    let r = from_save(&save, "-search", &sol, &["--xpat2", arg(dir.path())]);
     assert_refused(&r, "would replace the player's save");
     assert_eq!(std::fs::read(&save).unwrap(), bytes);
 }

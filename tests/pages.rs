@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{TempDir, run, solutions_dir};
+use common::{TempDir, arg, run, solutions_dir, words_on_the_page};
 
 /// The lines of stdout before the verdict that name the page.
 fn says_page(stdout: &str, page: &str) -> bool {
@@ -34,13 +34,7 @@ fn check_writes_the_page_of_a_valid_solution() {
     let dir = TempDir::new("page-check");
     let page = dir.join("fc1.html");
     let solution = solutions_dir().join("found/FreeCell.1.sol");
-    let r = run([
-        "fc.1",
-        "-check",
-        solution.to_str().unwrap(),
-        "--html",
-        page.to_str().unwrap(),
-    ]);
+    let r = run(["fc.1", "-check", arg(&solution), "--html", arg(&page)]);
     assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
     assert!(says_page(&r.stdout, "fc1.html"), "{}", r.stdout);
     let html = std::fs::read_to_string(&page).unwrap();
@@ -50,24 +44,11 @@ fn check_writes_the_page_of_a_valid_solution() {
     assert_eq!(words_on_the_page(&html), moves);
 }
 
-/// How many moves the page's data holds in words.
-fn words_on_the_page(html: &str) -> usize {
-    let start = html.find("\"words\":[\"").expect("the moves in words") + 9;
-    let end = start + html[start..].find("\"]").expect("the end of the words");
-    html[start..end].matches("\",\"").count() + 1
-}
-
 #[test]
 fn search_writes_the_page_of_the_solution_it_found() {
     let dir = TempDir::new("page-search");
     let (sol, page) = (dir.join("bd5.sol"), dir.join("bd5.html"));
-    let r = run([
-        "bd.5",
-        "-search",
-        sol.to_str().unwrap(),
-        "-html",
-        page.to_str().unwrap(),
-    ]);
+    let r = run(["bd.5", "-search", arg(&sol), "-html", arg(&page)]);
     assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
     assert!(says_page(&r.stdout, "bd5.html"), "{}", r.stdout);
     assert_self_contained(&std::fs::read_to_string(&page).unwrap(), "BakersDozen 5");
@@ -114,13 +95,7 @@ fn a_page_that_cannot_be_written_is_refused_before_the_search() {
     let sol = dir.join("x.sol");
     let missing = dir.join("no/such/dir/p.html");
     for page in [missing.as_path(), dir.path()] {
-        let r = run([
-            "fc.1",
-            "-search",
-            sol.to_str().unwrap(),
-            "--html",
-            page.to_str().unwrap(),
-        ]);
+        let r = run(["fc.1", "-search", arg(&sol), "--html", arg(page)]);
         assert_eq!(r.code, 3, "{r:?}");
         assert_eq!(r.stderr.lines().count(), 1, "{r:?}");
         assert!(r.stdout.is_empty(), "{r:?}");
