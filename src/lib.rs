@@ -16,6 +16,7 @@ pub mod cli;
 pub mod deal;
 pub mod html;
 pub mod memory;
+pub mod output;
 pub mod rules;
 pub mod search;
 pub mod shuffle;
