@@ -19,7 +19,13 @@ pub enum Verdict {
 
 /// Replays `lines` from the deal's normalized initial position.
 pub fn replay(deal: &Deal, lines: &[Line]) -> Verdict {
-    let mut state = State::new(deal);
+    replay_from(State::new(deal), lines)
+}
+
+/// Replays `lines` from `start`, a position reached from the deal (a
+/// player's, mid-game): line numbers count from there.
+pub fn replay_from(start: State, lines: &[Line]) -> Verdict {
+    let mut state = start;
     for (i, line) in lines.iter().enumerate() {
         let failed = |why: String| Verdict::Failed {
             line: i + 1,
@@ -54,8 +60,13 @@ pub fn replay(deal: &Deal, lines: &[Line]) -> Verdict {
 
 /// Replays moves known to be well formed (the search's self-check).
 pub fn replay_moves(deal: &Deal, moves: &[Move]) -> Verdict {
+    replay_moves_from(State::new(deal), moves)
+}
+
+/// Replays moves known to be well formed from `start`.
+pub fn replay_moves_from(start: State, moves: &[Move]) -> Verdict {
     let lines: Vec<Line> = moves.iter().copied().map(Ok).collect();
-    replay(deal, &lines)
+    replay_from(start, &lines)
 }
 
 fn shown(line: &Line) -> String {

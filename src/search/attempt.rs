@@ -14,21 +14,22 @@ use super::{Limit, Limits, Outcome, Progress, Report, Stats};
 use crate::deal::Deal;
 use crate::state::{KeyDecoder, Move, State};
 
-/// Searches with one ordering: inside the score buckets, or depth-first
-/// when the ordering says so. Reports progress every 4096 expansions, for
-/// its caller to thin out.
+/// Searches from `root` with one ordering: inside the score buckets, or
+/// depth-first when the ordering says so. Reports progress every 4096
+/// expansions, for its caller to thin out.
 pub(super) fn run(
     deal: &Deal,
+    root: &State,
     limits: &Limits,
     order: &Order,
     progress: Option<Progress>,
 ) -> Report {
     match order.kind {
         Kind::Buckets(queue) => {
-            Attempt::new(deal, limits, order, progress, Buckets::new(queue)).run()
+            Attempt::new(deal, root, limits, order, progress, Buckets::new(queue)).run()
         }
         Kind::DepthFirst(dive) => {
-            Attempt::new(deal, limits, order, progress, Stack::new(dive)).run()
+            Attempt::new(deal, root, limits, order, progress, Stack::new(dive)).run()
         }
     }
 }
@@ -41,7 +42,8 @@ const CLOCK_EVERY: u64 = 4096;
 type Child = (Move, State, u64);
 
 struct Attempt<'a, 'p, F> {
-    deal: &'a Deal,
+    /// Where the search starts: the deal's position, or a player's.
+    root: &'a State,
     limits: &'a Limits,
     order: &'a Order,
     progress: Option<Progress<'p>>,
@@ -49,7 +51,7 @@ struct Attempt<'a, 'p, F> {
     decoder: KeyDecoder,
     visited: Visited,
     frontier: F,
-    /// Per stored position, its moves from the deal.
+    /// Per stored position, its moves from the root.
     depths: Vec<u16>,
     stats: Stats,
     /// Whether `--diff` forgot a position: an empty frontier is no proof.
@@ -61,14 +63,15 @@ struct Attempt<'a, 'p, F> {
 
 impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
     fn new(
-        deal: &'a Deal,
+        deal: &Deal,
+        root: &'a State,
         limits: &'a Limits,
         order: &'a Order,
         progress: Option<Progress<'p>>,
         frontier: F,
     ) -> Self {
         Attempt {
-            deal,
+            root,
             limits,
             order,
             progress,
@@ -84,12 +87,12 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
     }
 
     fn run(mut self) -> Report {
-        let root = State::new(self.deal);
+        let root = self.root.clone();
         self.stats.best_score = root.score();
         if root.is_won() {
             return self.finish(Outcome::Solved(Vec::new()));
         }
-        // Lost from the deal: a proof already. Every position stored from
+        // Lost from the root: a proof already. Every position stored from
         // here on is not blocked, as `State::is_blocked_after` asks of a
         // parent.
         if root.is_blocked_for_good() {
@@ -174,7 +177,7 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
         if child.is_won() {
             let mut path = path_to(&self.visited, &self.decoder, parent);
             path.push(mv);
-            return Some(Outcome::Solved(shorten(self.deal, path)));
+            return Some(Outcome::Solved(shorten(self.root, path)));
         }
         let key = child.key();
         let Probe::Vacant { slot, tag } = self.visited.probe(&key, *key_hash) else {

@@ -38,7 +38,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::deal::Deal;
-use crate::state::Move;
+use crate::state::{Move, State};
 
 /// Default `--max-states`: about 2 GB at the ~40 bytes each stored
 /// position costs at peak, well under the 4 GB a 24 GB machine can spare.
@@ -158,6 +158,19 @@ pub type Progress<'a> = &'a mut dyn FnMut(&Stats);
 
 /// Searches the deal for a solution within `limits`.
 pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Report {
+    search_from(deal, &State::new(deal), limits, progress)
+}
+
+/// Searches for a way to win from `root`, a position reached from the
+/// deal (a player's, mid-game): the moves found start there, and
+/// `Insoluble` means no win from there. Keys still describe positions of
+/// `deal`, since every position reached from `root` is one of the deal's.
+pub fn search_from(
+    deal: &Deal,
+    root: &State,
+    limits: &Limits,
+    progress: Option<Progress>,
+) -> Report {
     crate::memory::return_freed_memory();
-    portfolio::run(deal, limits, progress)
+    portfolio::run(deal, root, limits, progress)
 }

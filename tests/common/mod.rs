@@ -94,6 +94,19 @@ pub fn is_verdict(line: &str) -> bool {
             .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// A path as a command-line argument.
+pub fn arg(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 path")
+}
+
+/// How many moves a page written by `--html` holds, by its moves in words
+/// (a JSON list of strings in the page's data).
+pub fn words_on_the_page(html: &str) -> usize {
+    let start = html.find("\"words\":[\"").expect("the moves in words") + 9;
+    let end = start + html[start..].find("\"]").expect("the end of the words");
+    html[start..end].matches("\",\"").count() + 1
+}
+
 /// The project's `solutions/` directory.
 pub fn solutions_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("solutions")
