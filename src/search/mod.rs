@@ -102,6 +102,9 @@ pub enum Limit {
     Forgotten,
     /// Stopped from outside through [`Limits::cancel`].
     Cancelled,
+    /// A table of the search could not grow: the memory the process may
+    /// take (`ulimit -v`, the machine's) is used up.
+    Memory,
 }
 
 impl std::fmt::Display for Limit {
@@ -111,6 +114,7 @@ impl std::fmt::Display for Limit {
             Limit::Time => "time limit reached",
             Limit::Forgotten => "positions forgotten by --diff",
             Limit::Cancelled => "interrupted",
+            Limit::Memory => "out of memory",
         })
     }
 }
