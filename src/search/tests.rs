@@ -239,3 +239,20 @@ fn a_cancelled_search_stops_and_proves_nothing() {
     assert_eq!(report.outcome, Outcome::GaveUp(super::Limit::Cancelled));
     assert!(report.stats.expanded < 20_000_000, "{:?}", report.stats);
 }
+
+#[test]
+fn the_default_limit_follows_the_memory_within_its_bounds() {
+    use super::{BYTES_PER_POSITION, DEFAULT_MAX_STATES, MIN_DEFAULT_MAX_STATES, max_states_for};
+    assert_eq!(max_states_for(0), MIN_DEFAULT_MAX_STATES);
+    assert_eq!(max_states_for(u64::MAX), DEFAULT_MAX_STATES);
+    // A 2 GB container: 1 GB for the search, about 22 M positions.
+    let gb = 1 << 30;
+    assert_eq!(max_states_for(gb), gb / BYTES_PER_POSITION);
+    let default = Limits::default().max_states;
+    assert!((MIN_DEFAULT_MAX_STATES..=DEFAULT_MAX_STATES).contains(&default));
+    assert_eq!(
+        Limits::default().max_states,
+        default,
+        "read once per process"
+    );
+}
