@@ -26,11 +26,13 @@ macro_rules! say {
 
 mod args;
 mod export;
+mod files;
 mod help;
 mod options;
 mod output;
 mod replay;
 mod show;
+mod signals;
 mod solve;
 
 pub use options::{Export, Mode, Options};
@@ -78,6 +80,10 @@ fn print_asked(help: &clap::Error) -> u8 {
 
 /// Runs what the options ask; returns the exit code of SPEC §7.
 pub fn run(options: Options) -> u8 {
+    if let Err(e) = signals::install() {
+        output::error(&format!("cannot handle signals: {e}"));
+        return EXIT_USAGE;
+    }
     let deal = Deal::new(options.game);
     let result = match &options.mode {
         Mode::Show => show::run(&deal),

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use anyhow::{Result, bail};
 
+use super::files::Files;
 use super::options::Export;
 use super::output::{Shown, note};
 use super::{EXIT_ECHEC, EXIT_INSOLUBLE, EXIT_SUCCES, export};
@@ -13,46 +14,24 @@ use crate::check::{self, Verdict};
 use crate::deal::Deal;
 use crate::rules::GameId;
 use crate::search::{self, Limit, Limits, Outcome, Report, Stats};
-use crate::solution;
 use crate::state::Move;
 
-/// Searches the deal; the exit code of SPEC §7.
+/// Searches the deal; the exit code of SPEC §7. The outputs are prepared
+/// first, so that one that cannot be written fails before the search.
 pub(super) fn run(
     deal: &Deal,
     file: &Path,
     limits: &Limits,
     export: Option<&Export>,
 ) -> Result<u8> {
-    preflight(file, export)?;
+    let files = Files::for_search(deal.id, file, export)?;
     let report = search_with_progress(deal, limits);
     let summary = summary(deal.id, &report.stats);
     match report.outcome {
-        Outcome::Solved(moves) => solved(deal, &moves, file, export, &summary),
+        Outcome::Solved(moves) => solved(deal, &moves, files, file, &summary),
         Outcome::Insoluble => insoluble(deal.id, &summary),
         Outcome::GaveUp(limit) => gave_up(limit, &summary),
     }
-}
-
-/// Refuses an output that cannot be written before searching, not after.
-fn preflight(file: &Path, export: Option<&Export>) -> Result<()> {
-    let dir = solution::directory_of(file);
-    if !dir.is_dir() {
-        bail!(
-            "cannot write '{}': no directory '{}'",
-            Shown(file),
-            Shown(dir)
-        );
-    }
-    if file.is_dir() {
-        bail!("cannot write '{}': it is a directory", Shown(file));
-    }
-    if let Some(Export { path, .. }) = export {
-        let dir = solution::directory_of(path);
-        if !path.is_dir() && !dir.is_dir() {
-            bail!("--xpat2 '{}': no directory '{}'", Shown(path), Shown(dir));
-        }
-    }
-    Ok(())
 }
 
 /// The search, with its progress line on stderr when that is a terminal.
@@ -99,23 +78,17 @@ fn summary(id: GameId, s: &Stats) -> String {
 }
 
 /// Writes a solution, replayed first so nothing wrong is ever written.
-fn solved(
-    deal: &Deal,
-    moves: &[Move],
-    file: &Path,
-    export: Option<&Export>,
-    summary: &str,
-) -> Result<u8> {
+fn solved(deal: &Deal, moves: &[Move], files: Files, file: &Path, summary: &str) -> Result<u8> {
     if let Verdict::Failed { why, .. } = check::replay_moves(deal, moves) {
         bail!("internal error: the solution found does not replay ({why}); nothing written");
     }
-    solution::write_atomically(file, solution::format(moves).as_bytes())?;
+    let save = files.publish(deal, moves)?;
     say!(
         "{summary}, {} moves written to {}",
         moves.len(),
         Shown(file)
     )?;
-    export::write(deal, moves, export)?;
+    export::say_written(save)?;
     say!("SUCCES")?;
     Ok(EXIT_SUCCES)
 }

@@ -124,13 +124,19 @@ pub fn file_name(id: GameId) -> String {
 /// written.
 pub fn export(deal: &Deal, moves: &[Move], at: At, path: &Path) -> Result<PathBuf> {
     let bytes = save(deal, moves, at)?;
-    let target = if path.is_dir() {
-        path.join(file_name(deal.id))
-    } else {
-        path.to_path_buf()
-    };
+    let target = target(deal.id, path);
     solution::write_atomically(&target, &bytes)?;
     Ok(target)
+}
+
+/// Where a save given `--xpat2 PATH` goes: `PATH`, or xpat2's own file
+/// name inside it when `PATH` is a directory.
+pub fn target(id: GameId, path: &Path) -> PathBuf {
+    if path.is_dir() {
+        path.join(file_name(id))
+    } else {
+        path.to_path_buf()
+    }
 }
 
 #[cfg(test)]
