@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::common::{Run, TempDir, bin, run, scratch_device, solutions_dir};
-use crate::{arg, names_in};
+use crate::{arg, assert_empty, names_in};
 
 /// A solution of FreeCell 123, to check and to overwrite.
 fn solution_of_fc123(dir: &TempDir) -> std::path::PathBuf {
@@ -37,11 +37,7 @@ fn an_output_that_is_another_output_or_the_input_is_refused() {
     let same = dir.join("same.sol");
     let r = run(["fc.123", "-search", arg(&same), "--xpat2", arg(&same)]);
     assert_refused(&r, "also written");
-    assert!(
-        names_in(dir.path()).is_empty(),
-        "{:?}",
-        names_in(dir.path())
-    );
+    assert_empty(dir.path());
 
     let keep = solution_of_fc123(&dir);
     let before = fs::read(&keep).unwrap();
@@ -159,11 +155,7 @@ fn outputs_that_cannot_be_written_are_refused_before_the_search() {
     let nowhere = dir.join("no/such/dir/save");
     let r = run(["fc.1", "-search", arg(&solution), "--xpat2", arg(&nowhere)]);
     assert_refused(&r, "no directory");
-    assert!(
-        names_in(dir.path()).is_empty(),
-        "{:?}",
-        names_in(dir.path())
-    );
+    assert_empty(dir.path());
 
     // 245 to 255 bytes: the old temporary name (".NAME.PID.tmp") did not
     // fit; now it is short and fixed, and the file is written.

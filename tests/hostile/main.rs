@@ -42,3 +42,9 @@ pub fn names_in(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// Nothing left in `dir`: no output, no temporary file.
+pub fn assert_empty(dir: &Path) {
+    let names = names_in(dir);
+    assert!(names.is_empty(), "left behind: {names:?}");
+}

@@ -4,7 +4,7 @@
 //! memory", with nothing written.
 
 use crate::common::{TempDir, least_memory_to_start, run_limited};
-use crate::{arg, names_in};
+use crate::{arg, assert_empty};
 
 /// Baker's Dozen 562 needs millions of positions: a few megabytes above
 /// what the program needs to start run out within its first rounds.
@@ -24,10 +24,6 @@ fn running_out_of_memory_is_echec_never_an_abort() {
                 .ends_with("gave up, out of memory; nothing written"),
             "{r:?}"
         );
-        assert!(
-            names_in(dir.path()).is_empty(),
-            "{:?}",
-            names_in(dir.path())
-        );
+        assert_empty(dir.path());
     }
 }
