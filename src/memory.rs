@@ -44,7 +44,9 @@ fn process_status_bytes(field: &str) -> Option<u64> {
 /// group runs short: the least of `MemAvailable` (`/proc/meminfo`) and, for
 /// the memory control group it runs in and each of its ancestors, the
 /// limit less what the group already uses (cgroup v2 `memory.max` and
-/// `memory.current`, v1 `memory.limit_in_bytes` and `memory.usage_in_bytes`).
+/// `memory.current`, v1 `memory.limit_in_bytes` and `memory.usage_in_bytes`),
+/// its inactive page cache counted as free since the kernel reclaims it
+/// first (`memory.stat`), as `MemAvailable` counts it.
 /// A container or a Slurm job sees its own share, not the host's, and the
 /// figure is what is free *now*, so limits drawn from it leave room for
 /// whatever else runs. `None` when nothing could be read (not Linux).
@@ -76,15 +78,21 @@ fn meminfo_available(meminfo: &str) -> Option<u64> {
 struct CgroupFiles {
     limit: &'static str,
     usage: &'static str,
+    /// The field of `memory.stat` that counts page cache not used lately:
+    /// in the usage, yet the kernel takes it back before it fails an
+    /// allocation, so it is headroom.
+    inactive_file: &'static str,
 }
 
 const CGROUP_V2: CgroupFiles = CgroupFiles {
     limit: "memory.max",
     usage: "memory.current",
+    inactive_file: "inactive_file",
 };
 const CGROUP_V1: CgroupFiles = CgroupFiles {
     limit: "memory.limit_in_bytes",
     usage: "memory.usage_in_bytes",
+    inactive_file: "total_inactive_file",
 };
 
 /// The directories of this process's memory control group, from
@@ -136,7 +144,8 @@ fn cgroup_dirs(cgroup: &str, mountinfo: &str) -> Vec<(std::path::PathBuf, Cgroup
     dirs
 }
 
-/// The least headroom (limit less usage) of the group in `dir` and its
+/// The least headroom (limit less usage, plus the page cache it would give
+/// back) of the group in `dir` and its
 /// ancestors up to the mount, or `None` when none has a limit.
 fn cgroup_headroom(dir: &std::path::Path, files: CgroupFiles) -> Option<u64> {
     let read = |d: &std::path::Path, f: &str| std::fs::read_to_string(d.join(f)).ok();
@@ -145,11 +154,20 @@ fn cgroup_headroom(dir: &std::path::Path, files: CgroupFiles) -> Option<u64> {
         let (Some(limit), Some(usage)) = (read(d, files.limit), read(d, files.usage)) else {
             break;
         };
+        let cache = read(d, "memory.stat").map_or(0, |stat| stat_field(&stat, files.inactive_file));
         if let Some(room) = headroom(&limit, &usage) {
+            let room = room.saturating_add(cache);
             least = Some(least.map_or(room, |l| l.min(room)));
         }
     }
     least
+}
+
+/// A field of a `memory.stat` file, in bytes; 0 when absent.
+fn stat_field(stat: &str, name: &str) -> u64 {
+    stat.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
+        .unwrap_or(0)
 }
 
 /// Limit less usage, from the files' text; `None` for no limit (`max`, or
@@ -177,6 +195,9 @@ mod tests {
         assert_eq!(headroom("9223372036854771712\n", "1511661568\n"), None);
         assert_eq!(headroom("4294967296\n", "1073741824\n"), Some(3 << 30));
         assert_eq!(headroom("100\n", "200\n"), Some(0));
+        let stat = "active_file 10\ninactive_file_x 7\ninactive_file 4096\n";
+        assert_eq!(stat_field(stat, "inactive_file"), 4096);
+        assert_eq!(stat_field(stat, "total_inactive_file"), 0);
     }
 
     #[test]

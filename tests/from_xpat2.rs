@@ -208,6 +208,6 @@ fn the_players_own_save_is_not_replaced() {
     std::fs::write(&save, &bytes).unwrap();
     let sol = dir.join("r.sol");
     let r = from_save(&save, "-search", &sol, &["--xpat2", arg(dir.path())]);
-    assert_refused(&r, "would replace the player's save");
+    assert_refused(&r, "the file being read");
     assert_eq!(std::fs::read(&save).unwrap(), bytes);
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::{Arg, Command, CommandFactory, FromArgMatches, Parser};
 
 use super::help;
-use crate::search::Limits;
+use crate::search::{BYTES_PER_POSITION, DEFAULT_MAX_STATES, Limits, MIN_DEFAULT_MAX_STATES};
 
 /// The heading of the search limits in `--help`.
 const LIMITS: &str = "Search limits (only with -search; ECHEC when one stops it)";
@@ -76,7 +76,8 @@ pub(super) enum Stop {
 }
 
 /// The command with what `--help` computes: the games from the rules'
-/// table, the default state limit from the search's.
+/// table, the default state limit from the search's (from this machine's
+/// free memory, so the help says how it was found).
 fn command() -> Command {
     let max_states = Limits::default().max_states;
     RawArgs::command()
@@ -84,7 +85,9 @@ fn command() -> Command {
         .after_help(help::after_help())
         .mut_arg("max_states", |arg: Arg| {
             arg.help(format!(
-                "Give up after storing N positions [default: {max_states}]"
+                "Give up after storing N positions [default: {max_states}: half the memory \
+                 free now, at {BYTES_PER_POSITION} B a position, kept between \
+                 {MIN_DEFAULT_MAX_STATES} and {DEFAULT_MAX_STATES}]"
             ))
         })
 }

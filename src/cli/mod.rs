@@ -26,12 +26,14 @@ macro_rules! say {
 
 mod args;
 mod export;
+mod files;
 mod help;
 mod options;
 mod output;
 mod page;
 mod replay;
 mod show;
+mod signals;
 mod solve;
 mod start;
 
@@ -81,6 +83,10 @@ fn print_asked(help: &clap::Error) -> u8 {
 
 /// Runs what the options ask; returns the exit code of SPEC §7.
 pub fn run(options: Options) -> u8 {
+    if let Err(e) = signals::install() {
+        output::error(&format!("cannot handle signals: {e}"));
+        return EXIT_USAGE;
+    }
     let game = &options.game;
     let result = match &options.mode {
         Mode::Show => match game {

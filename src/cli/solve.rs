@@ -6,6 +6,7 @@ use std::path::Path;
 
 use anyhow::{Result, bail};
 
+use super::files::Files;
 use super::options::Export;
 use super::output::{Shown, note};
 use super::start::Start;
@@ -13,10 +14,10 @@ use super::{EXIT_ECHEC, EXIT_INSOLUBLE, EXIT_SUCCES, export, page};
 use crate::check::{self, Verdict};
 use crate::rules::GameId;
 use crate::search::{self, Limit, Limits, Outcome, Report, Stats};
-use crate::solution;
 use crate::state::Move;
 
-/// The outputs of a search: the solution file, and what else to write.
+/// The outputs of a search as the user named them: the solution file, and
+/// what else to write.
 pub(super) struct Outputs<'a> {
     pub file: &'a Path,
     pub export: Option<&'a Export>,
@@ -26,40 +27,15 @@ pub(super) struct Outputs<'a> {
 /// Searches from the start (the deal, or a player's position); the exit
 /// code of SPEC §7.
 pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
-    preflight(out)?;
-    export::not_over_the_save(start, out.export)?;
+    let files = Files::for_search(start, out.file, out.export, out.html)?;
     start.introduce()?;
     let report = search_with_progress(start, limits);
     let summary = summary(start.deal.id, &report.stats);
     match report.outcome {
-        Outcome::Solved(moves) => solved(start, &moves, out, &summary),
+        Outcome::Solved(moves) => solved(start, &moves, files, out.file, &summary),
         Outcome::Insoluble => insoluble(start, &summary),
         Outcome::GaveUp(limit) => gave_up(limit, &summary),
     }
-}
-
-/// Refuses an output that cannot be written before searching, not after.
-fn preflight(out: &Outputs) -> Result<()> {
-    for file in std::iter::once(out.file).chain(out.html) {
-        let dir = solution::directory_of(file);
-        if !dir.is_dir() {
-            bail!(
-                "cannot write '{}': no directory '{}'",
-                Shown(file),
-                Shown(dir)
-            );
-        }
-        if file.is_dir() {
-            bail!("cannot write '{}': it is a directory", Shown(file));
-        }
-    }
-    if let Some(Export { path, .. }) = out.export {
-        let dir = solution::directory_of(path);
-        if !path.is_dir() && !dir.is_dir() {
-            bail!("--xpat2 '{}': no directory '{}'", Shown(path), Shown(dir));
-        }
-    }
-    Ok(())
 }
 
 /// The search, with its progress line on stderr when that is a terminal.
@@ -107,11 +83,11 @@ fn summary(id: GameId, s: &Stats) -> String {
 }
 
 /// Writes a solution, replayed first so nothing wrong is ever written.
-fn solved(start: &Start, moves: &[Move], out: &Outputs, summary: &str) -> Result<u8> {
+fn solved(start: &Start, moves: &[Move], files: Files, file: &Path, summary: &str) -> Result<u8> {
     if let Verdict::Failed { why, .. } = check::replay_moves_from(start.root(), moves) {
         bail!("internal error: the solution found does not replay ({why}); nothing written");
     }
-    solution::write_atomically(out.file, solution::format(moves).as_bytes())?;
+    let published = files.publish(start, moves)?;
     let from = if start.player.is_some() {
         " (the rest of the player's game: -check it with --from-xpat2)"
     } else {
@@ -120,10 +96,10 @@ fn solved(start: &Start, moves: &[Move], out: &Outputs, summary: &str) -> Result
     say!(
         "{summary}, {} moves written to {}{from}",
         moves.len(),
-        Shown(out.file)
+        Shown(file)
     )?;
-    export::write(start, moves, out.export)?;
-    page::write(start, moves, out.html)?;
+    export::say_written(start, published.save)?;
+    page::say_written(start, published.page, moves.len())?;
     say!("SUCCES")?;
     Ok(EXIT_SUCCES)
 }

@@ -4,6 +4,7 @@
 //! admits each child that is new and not lost into the visited set and
 //! the frontier.
 
+use std::collections::TryReserveError;
 use std::time::Instant;
 
 use super::frontier::{Buckets, Frontier, Stack};
@@ -98,12 +99,14 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
         if root.is_blocked_for_good() {
             return self.finish(Outcome::Insoluble);
         }
-        let root_index = self
-            .visited
-            .insert(&root.key(), NO_PARENT)
-            .expect("empty set");
         let rank = self.order.rank(&root, &root.survey(), 0);
-        self.frontier.push(root.score(), rank, root_index);
+        // The set is empty, so only memory can keep the deal out of it.
+        let Ok(Some(root_index)) = self.visited.insert(&root.key(), NO_PARENT) else {
+            return self.finish(Outcome::GaveUp(Limit::Memory));
+        };
+        if self.frontier.push(root.score(), rank, root_index).is_err() {
+            return self.finish(Outcome::GaveUp(Limit::Memory));
+        }
 
         while let Some((score, index)) = self.frontier.pop() {
             if let Some(d) = self.limits.diff
@@ -156,6 +159,9 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
         for &(_, _, h) in &children {
             self.visited.prefetch_match(h);
         }
+        if self.make_room(children.len()).is_err() {
+            return Some(Outcome::GaveUp(Limit::Memory));
+        }
         for child in &children {
             if let Some(outcome) = self.admit(&state, index, child) {
                 return Some(outcome);
@@ -204,8 +210,18 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
         let depth = self.depths[parent as usize].saturating_add(1);
         self.depths.push(depth);
         let rank = self.order.rank(child, &survey, depth);
-        self.frontier.push(score, rank, index);
-        None
+        match self.frontier.push(score, rank, index) {
+            Ok(()) => None,
+            Err(_) => Some(Outcome::GaveUp(Limit::Memory)),
+        }
+    }
+
+    /// Room for `n` more stored positions, in the visited set and the
+    /// depths, before admitting them: admitting then allocates nothing but
+    /// the frontier's growth, which fails on its own.
+    fn make_room(&mut self, n: usize) -> Result<(), TryReserveError> {
+        self.visited.make_room(n)?;
+        self.depths.try_reserve(n)
     }
 
     /// Reports progress; says whether the time is up or the search was

@@ -267,3 +267,20 @@ fn a_search_from_a_later_position_wins_from_it() {
         assert!(root.is_won(), "{game}.{seed}");
     }
 }
+
+#[test]
+fn the_default_limit_follows_the_memory_within_its_bounds() {
+    use super::{BYTES_PER_POSITION, DEFAULT_MAX_STATES, MIN_DEFAULT_MAX_STATES, max_states_for};
+    assert_eq!(max_states_for(0), MIN_DEFAULT_MAX_STATES);
+    assert_eq!(max_states_for(u64::MAX), DEFAULT_MAX_STATES);
+    // A 2 GB container: 1 GB for the search, about 22 M positions.
+    let gb = 1 << 30;
+    assert_eq!(max_states_for(gb), gb / BYTES_PER_POSITION);
+    let default = Limits::default().max_states;
+    assert!((MIN_DEFAULT_MAX_STATES..=DEFAULT_MAX_STATES).contains(&default));
+    assert_eq!(
+        Limits::default().max_states,
+        default,
+        "read once per process"
+    );
+}

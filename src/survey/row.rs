@@ -141,6 +141,7 @@ fn limit_word(limit: Limit) -> &'static str {
         Limit::States => "states",
         Limit::Forgotten => "forgotten",
         Limit::Cancelled => "interrupted",
+        Limit::Memory => "memory",
     }
 }
 

@@ -22,7 +22,7 @@ use rustc_hash::FxHashSet;
 use crate::check::{self, Verdict as Replay};
 use crate::deal::Deal;
 use crate::rules::GameId;
-use crate::search::{self, Limit, Limits, MAX_STATES, Outcome};
+use crate::search::{self, BYTES_PER_POSITION, Limit, Limits, MAX_STATES, Outcome};
 use crate::{memory, solution};
 
 use super::args::{EXIT_USAGE, Plan};
@@ -33,11 +33,6 @@ use super::row::Row;
 use super::signals;
 use super::summary::Results;
 use super::table::{Resumed, Table};
-
-/// Bytes one stored position costs at peak with its share of the tables:
-/// 33 B measured on the long Baker's Dozen searches (README, Benchmark),
-/// rounded up for the moment a table doubles.
-const BYTES_PER_POSITION: u64 = 40;
 
 /// A worker's stack: the main thread's usual size, as `-search` has.
 const WORKER_STACK: usize = 8 << 20;

@@ -135,13 +135,19 @@ pub fn export(deal: &Deal, moves: &[Move], at: At, path: &Path) -> Result<PathBu
 /// Writes a save's bytes to `path`, or to xpat2's own file name inside it
 /// when `path` is a directory, atomically; returns the path written.
 fn write(id: GameId, bytes: &[u8], path: &Path) -> Result<PathBuf> {
-    let target = if path.is_dir() {
+    let target = target(id, path);
+    solution::write_atomically(&target, bytes)?;
+    Ok(target)
+}
+
+/// Where a save given `--xpat2 PATH` goes: `PATH`, or xpat2's own file
+/// name inside it when `PATH` is a directory.
+pub fn target(id: GameId, path: &Path) -> PathBuf {
+    if path.is_dir() {
         path.join(file_name(id))
     } else {
         path.to_path_buf()
-    };
-    solution::write_atomically(&target, bytes)?;
-    Ok(target)
+    }
 }
 
 #[cfg(test)]
