@@ -14,39 +14,65 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use super::portfolio::{Planned, Schedule, add_finished, attempt_limits, verdict};
+use super::portfolio::{self, Planned, Schedule, add_finished, attempt_limits, verdict};
 use super::{Limit, Limits, Outcome, Progress, Report, Stats, attempt};
 use crate::deal::Deal;
+use crate::state::State;
 
 /// How often the caller's thread looks at the user's cancel flag.
 const POLL: Duration = Duration::from_millis(20);
 /// How often progress is shown.
 const SHOW_EVERY: Duration = Duration::from_secs(1);
 
-/// Searches the deal on `limits.jobs` threads.
-pub(super) fn run(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Report {
+/// Searches the deal on `limits.jobs` threads, or on as many as can be
+/// started; on the caller's thread alone when none can (a process short of
+/// address space, `ulimit -v`), so that it still ends in a verdict.
+pub(super) fn run(
+    deal: &Deal,
+    root: &State,
+    limits: &Limits,
+    progress: Option<Progress>,
+) -> Report {
     let start = Instant::now();
     let shared = Shared {
         deal,
+        root,
         limits,
         start,
-        schedule: Mutex::new(Schedule::new(limits.max_states, deal.id.rules)),
+        schedule: Mutex::new(Schedule::new(limits.max_states, deal.id.rules).enumerate()),
         pool: Pool::new(limits.max_states),
         live: Mutex::new(Live::new(limits.jobs)),
         stop: Arc::new(AtomicBool::new(false)),
     };
     let (decided, decisions) = mpsc::channel();
-    let outcome = std::thread::scope(|scope| {
+    let ended = std::thread::scope(|scope| {
+        let mut started = 0;
         for worker in 0..limits.jobs {
             let (shared, decided) = (&shared, decided.clone());
-            scope.spawn(move || shared.work(worker, decided));
+            let thread = std::thread::Builder::new();
+            started += thread
+                .spawn_scoped(scope, move || shared.work(worker, decided))
+                .is_ok() as usize;
         }
         drop(decided);
+        if started == 0 {
+            return Err(progress);
+        }
         let outcome = shared.wait(decisions, progress);
         shared.stop.store(true, Ordering::Relaxed);
         shared.pool.wake_all();
-        outcome
+        Ok(outcome)
     });
+    let outcome = match ended {
+        Ok(outcome) => outcome,
+        Err(progress) => {
+            let alone = Limits {
+                jobs: 1,
+                ..limits.clone()
+            };
+            return portfolio::run(deal, root, &alone, progress);
+        }
+    };
     let mut stats = lock(&shared.live).so_far(start.elapsed());
     stats.elapsed = start.elapsed();
     Report { outcome, stats }
@@ -55,9 +81,12 @@ pub(super) fn run(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> R
 /// What the threads share.
 struct Shared<'a> {
     deal: &'a Deal,
+    /// Where the search starts: the deal's position or another.
+    root: &'a State,
     limits: &'a Limits,
     start: Instant,
-    schedule: Mutex<Schedule>,
+    /// The attempts to come, each with its place in the schedule.
+    schedule: Mutex<std::iter::Enumerate<Schedule>>,
     pool: Pool,
     live: Mutex<Live>,
     /// Raised once the search is decided: every attempt stops at its next
@@ -70,10 +99,10 @@ impl Shared<'_> {
     /// schedule is over or the search is stopped.
     fn work(&self, worker: usize, decided: mpsc::Sender<Outcome>) {
         while !self.stop.load(Ordering::Relaxed) {
-            let Some(planned) = lock(&self.schedule).next() else {
+            let Some((place, planned)) = lock(&self.schedule).next() else {
                 return;
             };
-            if !self.pool.take(planned.budget, &self.stop) {
+            if !self.pool.take(place, planned.budget, &self.stop) {
                 return;
             }
             let report = self.attempt(worker, &planned);
@@ -93,7 +122,13 @@ impl Shared<'_> {
         let cancel = Some(Arc::clone(&self.stop));
         let limits = attempt_limits(planned, self.limits, self.start.elapsed(), cancel);
         let mut note = |stats: &Stats| lock(&self.live).update(worker, stats);
-        let report = attempt::run(self.deal, &limits, planned.order, Some(&mut note));
+        let report = attempt::run(
+            self.deal,
+            self.root,
+            &limits,
+            planned.order,
+            Some(&mut note),
+        );
         lock(&self.live).finish(worker, &report.stats);
         report
     }
@@ -182,39 +217,45 @@ impl Live {
 
 /// Positions the running attempts may still store between them: an
 /// attempt takes its budget before it starts and gives it back when done.
+/// Attempts start in the schedule's order, so that the last round's, which
+/// takes every position, starts after all the others.
 struct Pool {
-    free: Mutex<u64>,
+    /// Positions free, and the place in the schedule of the next attempt
+    /// to start.
+    state: Mutex<(u64, usize)>,
     given_back: Condvar,
 }
 
 impl Pool {
     fn new(positions: u64) -> Pool {
         Pool {
-            free: Mutex::new(positions),
+            state: Mutex::new((positions, 0)),
             given_back: Condvar::new(),
         }
     }
 
-    /// Waits until `budget` positions are free and takes them; `false` when
-    /// the search was stopped meanwhile.
-    fn take(&self, budget: u64, stop: &AtomicBool) -> bool {
-        let mut free = lock(&self.free);
-        while *free < budget {
+    /// Waits until the attempts before `place` have started and `budget`
+    /// positions are free, and takes them; `false` when the search was
+    /// stopped meanwhile.
+    fn take(&self, place: usize, budget: u64, stop: &AtomicBool) -> bool {
+        let mut state = lock(&self.state);
+        while state.0 < budget || state.1 != place {
             if stop.load(Ordering::Relaxed) {
                 return false;
             }
-            free = self
+            state = self
                 .given_back
-                .wait_timeout(free, POLL)
+                .wait_timeout(state, POLL)
                 .unwrap_or_else(|poisoned| poisoned.into_inner())
                 .0;
         }
-        *free -= budget;
+        *state = (state.0 - budget, place + 1);
+        self.given_back.notify_all();
         true
     }
 
     fn give_back(&self, budget: u64) {
-        *lock(&self.free) += budget;
+        lock(&self.state).0 += budget;
         self.given_back.notify_all();
     }
 

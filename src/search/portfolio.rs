@@ -17,6 +17,7 @@ use super::order::{Dive, Kind, Order, Queue};
 use super::{Limit, Limits, Outcome, Progress, Report, Stats, attempt, parallel};
 use crate::deal::Deal;
 use crate::rules::Rules;
+use crate::state::State;
 
 /// The orderings tried in turn, each with the reason it is here. The
 /// bucket orderings were picked on the Baker's Dozen deals of 1..300 the
@@ -296,9 +297,14 @@ pub(super) fn attempt_limits(
 /// Searches the deal with the portfolio's attempts until one decides it
 /// or a limit of the user's stops the search: one attempt after another,
 /// or [`parallel::run`]'s threads with `--jobs` above 1.
-pub(super) fn run(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Report {
+pub(super) fn run(
+    deal: &Deal,
+    root: &State,
+    limits: &Limits,
+    progress: Option<Progress>,
+) -> Report {
     if limits.jobs > 1 {
-        return parallel::run(deal, limits, progress);
+        return parallel::run(deal, root, limits, progress);
     }
     let start = Instant::now();
     let mut search = Portfolio {
@@ -309,7 +315,7 @@ pub(super) fn run(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> R
     };
     for planned in Schedule::new(limits.max_states, deal.id.rules) {
         let attempt = attempt_limits(&planned, limits, start.elapsed(), limits.cancel.clone());
-        let report = search.attempt(deal, &attempt, planned.order);
+        let report = search.attempt(deal, root, &attempt, planned.order);
         if let Some(outcome) = verdict(&planned, &report, limits, search.total.elapsed) {
             return search.report(outcome);
         }
@@ -330,7 +336,7 @@ struct Portfolio<'p> {
 
 impl Portfolio<'_> {
     /// Runs one attempt and adds its figures to the total.
-    fn attempt(&mut self, deal: &Deal, limits: &Limits, order: &Order) -> Report {
+    fn attempt(&mut self, deal: &Deal, root: &State, limits: &Limits, order: &Order) -> Report {
         let report = match self.progress.as_mut() {
             Some(show) => {
                 let (start, total) = (self.start, &self.total);
@@ -342,9 +348,9 @@ impl Portfolio<'_> {
                         show(&so_far(total, attempt, now - start));
                     }
                 };
-                attempt::run(deal, limits, order, Some(&mut forward))
+                attempt::run(deal, root, limits, order, Some(&mut forward))
             }
-            None => attempt::run(deal, limits, order, None),
+            None => attempt::run(deal, root, limits, order, None),
         };
         add_finished(&mut self.total, &report.stats);
         self.total.elapsed = self.start.elapsed();

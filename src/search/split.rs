@@ -18,6 +18,8 @@
 //! Only the order changes: every position is still stored once in the one
 //! visited set, so an exhausted split attempt is the same proof.
 
+use std::collections::TryReserveError;
+
 use super::frontier::Frontier;
 
 pub(super) struct Split<F, M> {
@@ -45,17 +47,25 @@ impl<F: Frontier, M: Fn() -> F> Split<F, M> {
 }
 
 impl<F: Frontier, M: Fn() -> F> Frontier for Split<F, M> {
-    fn push(&mut self, score: u8, tie: usize, index: u32) {
-        self.push_at(score, tie, index, u16::MAX);
+    fn push(&mut self, score: u8, tie: usize, index: u32) -> Result<(), TryReserveError> {
+        self.push_at(score, tie, index, u16::MAX)
     }
 
-    fn push_at(&mut self, score: u8, tie: usize, index: u32, depth: u16) {
+    fn push_at(
+        &mut self,
+        score: u8,
+        tie: usize,
+        index: u32,
+        depth: u16,
+    ) -> Result<(), TryReserveError> {
         if depth <= self.depth || self.groups.is_empty() {
+            self.groups.try_reserve(1)?;
             let mut group = (self.make)();
-            group.push(score, tie, index);
+            group.push(score, tie, index)?;
             self.groups.push(group);
+            Ok(())
         } else {
-            self.groups[self.last].push(score, tie, index);
+            self.groups[self.last].push(score, tie, index)
         }
     }
 
@@ -96,16 +106,16 @@ mod tests {
     #[test]
     fn groups_take_turns_and_children_join_their_parents_group() {
         let mut split = Split::new(1, || Buckets::new(Queue::Fifo));
-        split.push_at(0, 0, 0, 0);
+        split.push_at(0, 0, 0, 0).unwrap();
         assert_eq!(split.pop(), Some((0, 0)));
         // Two first moves: a group each, the better score no matter.
-        split.push_at(9, 0, 1, 1);
-        split.push_at(1, 0, 2, 1);
+        split.push_at(9, 0, 1, 1).unwrap();
+        split.push_at(1, 0, 2, 1).unwrap();
         assert_eq!(split.waiting(), 2);
         assert_eq!(split.pop(), Some((9, 1)));
         // Children of 1 join its group; the other group's turn comes first.
-        split.push_at(20, 0, 3, 2);
-        split.push_at(21, 0, 4, 2);
+        split.push_at(20, 0, 3, 2).unwrap();
+        split.push_at(21, 0, 4, 2).unwrap();
         assert_eq!(split.pop(), Some((1, 2)));
         assert_eq!(split.pop(), Some((21, 4)));
         // Group 2 is empty: the turn goes back to 1's.
