@@ -1,7 +1,10 @@
-//! Replaying a solution file (SPEC §6–7): `SUCCES`, or `ECHEC k` with the
-//! first line `k` that fails, and a sentence saying why.
+//! Replaying a solution file (SPEC §6–7, §9): `SUCCES`, or `ECHEC k` with
+//! the first line `k` that fails, and a sentence saying why. The deal's
+//! foundation rule says which form the file is in: under forced rules
+//! cards go up by themselves and `F` is no destination; under free rules
+//! nothing moves unless a line says so.
 
-use crate::cards::{Card, Name, is_red, rank};
+use crate::cards::{Card, Name, card_of, is_red, rank, suit};
 use crate::deal::Deal;
 use crate::rules::{Build, EmptyColumn, Rules};
 use crate::solution::Line;
@@ -17,9 +20,10 @@ pub enum Verdict {
     Failed { line: usize, why: String },
 }
 
-/// Replays `lines` from the deal's normalized initial position.
+/// Replays `lines` from the deal's initial position: normalized under
+/// forced rules, as dealt under free rules.
 pub fn replay(deal: &Deal, lines: &[Line]) -> Verdict {
-    let mut state = State::new(deal);
+    let mut state = State::for_replay(deal);
     for (i, line) in lines.iter().enumerate() {
         let failed = |why: String| Verdict::Failed {
             line: i + 1,
@@ -97,6 +101,16 @@ pub(crate) fn explain(rules: &Rules, card: Card, illegal: Illegal) -> String {
         Illegal::NoRegisters => format!("{game} has no registers"),
         Illegal::RegistersFull => "every register is full".to_string(),
         Illegal::RegisterToRegister => "the card is already in a register".to_string(),
+        Illegal::FoundationIsForced => "with forced foundation moves a file never moves a card to the foundation: cards go up by themselves (a file with F lines is read with --foundation free)".to_string(),
+        Illegal::NotNextUp { height: 0 } => format!(
+            "its foundation is empty: {} goes up first",
+            Name(card_of(1, suit(card)))
+        ),
+        Illegal::NotNextUp { height } => format!(
+            "its foundation's top card is {}: {} goes up next",
+            Name(card_of(height, suit(card))),
+            Name(card_of(height + 1, suit(card)))
+        ),
     }
 }
 
@@ -128,6 +142,7 @@ fn describe(mv: Move) -> String {
         Dest::Card(onto) => format!("{} onto {}", Name(mv.card), Name(onto)),
         Dest::EmptyColumn => format!("{} to an empty column", Name(mv.card)),
         Dest::Register => format!("{} to a register", Name(mv.card)),
+        Dest::Foundation => format!("{} to the foundation", Name(mv.card)),
     }
 }
 

@@ -78,7 +78,7 @@ fn print_asked(help: &clap::Error) -> u8 {
 
 /// Runs what the options ask; returns the exit code of SPEC §7.
 pub fn run(options: Options) -> u8 {
-    let deal = Deal::new(options.game);
+    let deal = Deal::new(options.game).with_foundation(options.foundation);
     let result = match &options.mode {
         Mode::Show => show::run(&deal),
         Mode::Check { file, export } => replay::run(&deal, file, export.as_ref()),

@@ -11,6 +11,7 @@ use super::output::{Shown, note};
 use super::{EXIT_ECHEC, EXIT_INSOLUBLE, EXIT_SUCCES, export};
 use crate::check::{self, Verdict};
 use crate::deal::Deal;
+use crate::foundation::Foundation;
 use crate::rules::GameId;
 use crate::search::{self, Limit, Limits, Outcome, Report, Stats};
 use crate::solution;
@@ -24,11 +25,17 @@ pub(super) fn run(
     export: Option<&Export>,
 ) -> Result<u8> {
     preflight(file, export)?;
+    if deal.foundation == Foundation::Free && deal.id.rules.forced_foundation_is_exact() {
+        say!(
+            "{}: free and forced foundation moves are the same game here (same-suit building: a card that can go up can never hold another); searched with forced moves, every one written out",
+            deal.id.rules.name
+        )?;
+    }
     let report = search_with_progress(deal, limits);
     let summary = summary(deal.id, &report.stats);
     match report.outcome {
         Outcome::Solved(moves) => solved(deal, &moves, file, export, &summary),
-        Outcome::Insoluble => insoluble(deal.id, &summary),
+        Outcome::Insoluble => insoluble(deal, &summary),
         Outcome::GaveUp(limit) => gave_up(limit, &summary),
     }
 }
@@ -121,10 +128,11 @@ fn solved(
 }
 
 /// Every reachable position searched: a proof, with forced foundation
-/// moves where the rules make that a restriction (SPEC §7).
-fn insoluble(id: GameId, summary: &str) -> Result<u8> {
+/// moves where the rules make that a restriction (SPEC §7); under free
+/// rules, a proof in xpat2's own game (SPEC §9).
+fn insoluble(deal: &Deal, summary: &str) -> Result<u8> {
     say!("{summary}: every reachable position searched")?;
-    if !id.rules.forced_foundation_is_exact() {
+    if deal.foundation == Foundation::Forced && !deal.id.rules.forced_foundation_is_exact() {
         say!("proof holds with forced foundation moves (every playable card goes up at once)")?;
     }
     say!("INSOLUBLE")?;

@@ -81,10 +81,12 @@ impl Default for Limits {
 /// How a search ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// A solution: the moves from the deal to the won position.
+    /// A solution: the moves from the deal to the won position, as the
+    /// deal's file form writes them (under free rules, with every
+    /// foundation move; see [`crate::state::written_out`]).
     Solved(Vec<Move>),
-    /// Every reachable position was expanded: no solution exists (with
-    /// forced foundation moves; see
+    /// Every reachable position was expanded: no solution exists (under
+    /// forced rules, with forced foundation moves; see
     /// [`crate::rules::Rules::forced_foundation_is_exact`]).
     Insoluble,
     /// A limit or a cut stopped the search; nothing is proven.
@@ -153,8 +155,15 @@ pub struct Report {
 /// with the figures of all its attempts so far.
 pub type Progress<'a> = &'a mut dyn FnMut(&Stats);
 
-/// Searches the deal for a solution within `limits`.
+/// Searches the deal for a solution within `limits`, under the deal's
+/// foundation rule. Under free rules the positions searched play the
+/// foundation moves proven safe by themselves (`state/automatic.rs`), so
+/// an exhaustive search is still a proof; the solution writes them out.
 pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Report {
     crate::memory::return_freed_memory();
-    portfolio::run(deal, limits, progress)
+    let mut report = portfolio::run(deal, limits, progress);
+    if let Outcome::Solved(moves) = &mut report.outcome {
+        *moves = crate::state::written_out(deal, moves);
+    }
+    report
 }

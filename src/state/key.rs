@@ -8,6 +8,7 @@
 //! it was dealt on (the one other card a move can never put under it), or
 //! on a column's floor, or in a register. The deal supplies the rest.
 
+use super::automatic::Automatic;
 use super::{ABOVE_LEN, FLOOR, FOUNDATION, NOTHING, REGISTER, State};
 use crate::cards::{CARDS, Card, KING, SUITS, card_of, rank, suit};
 use crate::deal::Deal;
@@ -79,6 +80,7 @@ impl Key {
 /// position it expands).
 pub struct KeyDecoder {
     rules: &'static Rules,
+    automatic: Automatic,
     below: [[u8; CODES]; CARDS],
 }
 
@@ -101,6 +103,7 @@ impl KeyDecoder {
         }
         KeyDecoder {
             rules: deal.id.rules,
+            automatic: Automatic::for_search(deal),
             below,
         }
     }
@@ -111,6 +114,7 @@ impl KeyDecoder {
         let counts = Counts::of(key);
         let mut state = State {
             rules: self.rules,
+            automatic: self.automatic,
             below: [FOUNDATION; CARDS],
             above: [NOTHING; ABOVE_LEN],
             foundation: counts.foundation,
