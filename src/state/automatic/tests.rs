@@ -1,47 +1,11 @@
 //! The safe rule held to its closed forms, and to searches that play no
 //! foundation move by themselves.
 
-use rustc_hash::FxHashSet;
-
-use super::super::testing::{foundation_is_consistent, walk, xorshift};
+use super::super::testing::{foundation_is_consistent, small, variant, walk, winnable, with};
 use super::super::{FOUNDATION, State};
 use super::*;
 use crate::cards::{CARDS, rank};
 use crate::deal::test_deal;
-use crate::rules::{EmptyColumn, GameId, Rules, find};
-
-/// `state` playing `automatic`'s foundation moves from now on.
-fn with(state: &State, automatic: Automatic) -> State {
-    let mut state = state.clone();
-    state.automatic = automatic;
-    state.play_automatic(|_| {});
-    state
-}
-
-/// Whether some sequence of moves wins from `state`, by a plain search
-/// of every position reachable: `None` when there are more than `cap`.
-/// Every position a game with automatic moves reaches is one the same game
-/// without them reaches too, so when that one is decided, so is this one.
-fn winnable(state: &State, cap: usize) -> Option<bool> {
-    let mut seen = FxHashSet::default();
-    seen.insert(state.key());
-    let mut stack = vec![state.clone()];
-    let mut won = false;
-    while let Some(state) = stack.pop() {
-        won |= state.is_won();
-        if seen.len() > cap {
-            return None;
-        }
-        state.for_each_move(|mv| {
-            let mut child = state.clone();
-            child.apply(mv);
-            if seen.insert(child.key()) {
-                stack.push(child);
-            }
-        });
-    }
-    Some(won)
-}
 
 #[test]
 fn up_bits_are_the_cards_on_the_foundation() {
@@ -163,45 +127,4 @@ fn the_same_suit_search_is_the_forced_one() {
     }
     let free = test_deal("fc", 3).with_foundation(Foundation::Free);
     assert_eq!(Automatic::for_search(&free), Automatic::Safe);
-}
-
-/// A small position of a game by `rules`: the cards above rank `up_to`
-/// shuffled by `rng`, the first `in_registers` of them in registers, the
-/// rest dealt into `columns` columns; the lower cards on the foundation;
-/// nothing played by itself yet.
-fn small(
-    rules: &'static Rules,
-    up_to: u8,
-    columns: usize,
-    in_registers: usize,
-    rng: &mut u64,
-) -> State {
-    let mut cards: Vec<Card> = (0..CARDS as Card).filter(|&c| rank(c) > up_to).collect();
-    for i in (1..cards.len()).rev() {
-        cards.swap(i, (xorshift(rng) % (i as u64 + 1)) as usize);
-    }
-    let mut deal = Deal::new(GameId { rules, seed: 1 });
-    deal.registers = cards.drain(..in_registers).collect();
-    let per = cards.len().div_ceil(columns);
-    for (i, column) in deal.columns.iter_mut().enumerate() {
-        let take = if i < columns { per } else { 0 };
-        *column = cards.iter().skip(i * per).take(take).copied().collect();
-    }
-    let mut state = State::dealt(&deal, Automatic::Nothing);
-    for card in (0..CARDS as Card).filter(|&c| rank(c) <= up_to) {
-        state.place_up(card);
-    }
-    state
-}
-
-/// `game`'s rules with `registers` registers and empty columns that take
-/// no card: smaller games, to which the proof applies all the same.
-fn variant(game: &str, registers: usize) -> &'static Rules {
-    let rules = find(game).expect("a game");
-    let empty_column = EmptyColumn::Nothing;
-    Box::leak(Box::new(Rules {
-        registers,
-        empty_column,
-        ..*rules
-    }))
 }
