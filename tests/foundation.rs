@@ -21,6 +21,17 @@ fn is_foundation_move(line: &str) -> bool {
     line.ends_with(" F")
 }
 
+/// The forced form of the free file `free`: its lines but the `F` ones,
+/// written to `to`.
+fn write_forced_form(free: &std::path::Path, to: &std::path::Path) {
+    let text: String = lines(free)
+        .iter()
+        .filter(|l| !is_foundation_move(l))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(to, text).unwrap();
+}
+
 /// The figure before `word` in the search's summary line (`N expanded`).
 fn figure(stdout: &str, word: &str) -> u64 {
     let before = stdout
@@ -84,9 +95,7 @@ fn the_course_solution_in_the_free_form_wins_and_its_forced_form_too() {
     assert_eq!(r.verdict(), ("SUCCES", 0));
     let dir = TempDir::new("course-forced");
     let forced_file = dir.join("fc123.sol");
-    let forced: Vec<&String> = moves.iter().filter(|l| !is_foundation_move(l)).collect();
-    let text: String = forced.iter().map(|l| format!("{l}\n")).collect();
-    std::fs::write(&forced_file, text).unwrap();
+    write_forced_form(&free_file, &forced_file);
     let r = run(["FreeCell.123", "-check", forced_file.to_str().unwrap()]);
     assert_eq!(r.verdict(), ("SUCCES", 0));
     // The forced file read as free: 9♠ onto 10♥ (line 2) needs 2♦ up first.
@@ -178,12 +187,7 @@ fn a_free_file_exports_the_same_xpat2_save_as_its_forced_form() {
     let dir = TempDir::new("free-export");
     let free_file = solutions_dir().join("free/fc123-course.sol");
     let forced_file = dir.join("forced.sol");
-    let forced: String = lines(&free_file)
-        .iter()
-        .filter(|l| !is_foundation_move(l))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    std::fs::write(&forced_file, forced).unwrap();
+    write_forced_form(&free_file, &forced_file);
     let (a, b) = (dir.join("a"), dir.join("b"));
     let r = run([
         "fc.123",
