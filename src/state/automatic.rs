@@ -97,22 +97,31 @@ pub(super) fn up_bits(foundation: &[u8; SUITS]) -> u64 {
 impl State {
     /// Plays up, until none can go, every card the position's
     /// [`Automatic`] rule plays by itself, telling `played` each one in
-    /// the order played. Only a suit's next card can go, so one look per
-    /// suit and round suffices; a round that plays nothing ends it.
+    /// the order played.
     #[inline]
-    pub(super) fn play_automatic(&mut self, mut played: impl FnMut(Card)) {
-        if self.automatic == Automatic::Nothing {
-            return;
+    pub(super) fn play_automatic(&mut self, played: impl FnMut(Card)) {
+        // One loop per rule, so that the forced search's (normalization)
+        // has no test beyond accessibility.
+        match self.automatic {
+            Automatic::Every => self.play_up_while(|_, _| true, played),
+            Automatic::Safe => self.play_up_while(State::goes_up_safely, played),
+            Automatic::Nothing => {}
         }
+    }
+
+    /// Plays up every suit's next card that is accessible and that `may`
+    /// lets go, until none can. Only a suit's next card can go, so one
+    /// look per suit and round suffices; a round that plays nothing ends
+    /// it.
+    #[inline]
+    fn play_up_while(&mut self, may: impl Fn(&State, Card) -> bool, mut played: impl FnMut(Card)) {
         loop {
             let mut any = false;
             for s in 0..SUITS as u8 {
                 let height = self.foundation[s as usize];
                 if height < KING {
                     let next = card_of(height + 1, s);
-                    if self.is_accessible(next)
-                        && (self.automatic == Automatic::Every || self.goes_up_safely(next))
-                    {
+                    if self.is_accessible(next) && may(self, next) {
                         self.lift(next);
                         self.place_up(next);
                         played(next);

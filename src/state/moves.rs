@@ -230,12 +230,10 @@ impl State {
         }
         if self.automatic != Automatic::Every {
             for (s, &height) in self.foundation.iter().enumerate() {
-                if height < KING && self.is_accessible(card_of(height + 1, s as u8)) {
-                    let card = card_of(height + 1, s as u8);
-                    f(Move {
-                        card,
-                        dest: Dest::Foundation,
-                    });
+                let card = card_of(height + 1, s as u8);
+                if height < KING && self.is_accessible(card) {
+                    let dest = Dest::Foundation;
+                    f(Move { card, dest });
                 }
             }
         }
