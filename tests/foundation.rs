@@ -131,6 +131,28 @@ fn a_free_insoluble_is_a_proof_without_caveat() {
     }
 }
 
+/// Baker's Dozen 3118: forcing loses it. Normalization plays A♣ and A♠
+/// to 5♠ at once; with 4♠ gone no card can take 3♦, which covers 3♣ and
+/// A♦, and the deal is lost before a move. A player who puts 3♦ on 4♠
+/// first wins. The two verdicts differ, and the free solution replays
+/// only as free.
+#[test]
+fn forcing_loses_bakers_dozen_3118_and_the_free_search_wins_it() {
+    let dir = TempDir::new("forcing-loses");
+    let file = dir.join("bd3118.sol");
+    let path = file.to_str().unwrap();
+    let forced = run(["bd.3118", "-search", path]);
+    assert_eq!(forced.verdict(), ("INSOLUBLE", 2));
+    assert!(forced.reason().contains("with forced foundation moves"));
+    assert!(!file.exists());
+    let free = run(["bd.3118", "-search", path, "--foundation", "free"]);
+    assert_eq!(free.verdict(), ("SUCCES", 0), "{}", free.stdout);
+    let r = run(["bd.3118", "-check", path, "--foundation", "free"]);
+    assert_eq!(r.verdict(), ("SUCCES", 0));
+    let r = run(["bd.3118", "-check", path]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+}
+
 /// Seahaven and Midnight Oil build in suit: free and forced are one game,
 /// searched alike (the same positions), the free file the forced one with
 /// its foundation moves written, and the two xpat2 saves the same bytes.
