@@ -173,6 +173,35 @@ mod tests {
         assert!(matches!(v, Verdict::Failed { line: 2, .. }));
     }
 
+    /// Under free rules `F` takes only a suit's next card, and says which;
+    /// under forced rules it is never a move of a file.
+    #[test]
+    fn a_foundation_move_names_the_card_that_goes_up_next() {
+        let free = deal("fc", 123).with_foundation(crate::foundation::Foundation::Free);
+        // Q♦ (47) tops the fifth column; A♦ is up once 2♥ has moved.
+        let v = replay(&free, &parse(b"6 T\n3 F\n47 F\n"));
+        let Verdict::Failed { line: 3, why } = v else {
+            panic!("{v:?}");
+        };
+        assert_eq!(
+            why,
+            "move 3 (47 F): Q♦ to the foundation: its foundation's top card is A♦: 2♦ goes up next"
+        );
+        let v = replay(&free, &parse(b"6 T\n7 F\n"));
+        let Verdict::Failed { line: 2, why } = v else {
+            panic!("{v:?}");
+        };
+        assert!(
+            why.ends_with("its foundation is empty: A♦ goes up first"),
+            "{why}"
+        );
+        let v = replay(&deal("fc", 123), &parse(b"6 T\n3 F\n"));
+        let Verdict::Failed { line: 2, why } = v else {
+            panic!("{v:?}");
+        };
+        assert!(why.contains("with forced foundation moves"), "{why}");
+    }
+
     #[test]
     fn a_game_without_registers_refuses_t() {
         let d = deal("bd", 1);

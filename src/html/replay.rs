@@ -235,6 +235,27 @@ mod tests {
         assert!(replay.moves.is_empty());
     }
 
+    /// Under free rules a move sends its own card up and nothing else goes
+    /// by itself: FreeCell 123's `6 T`, `3 F`, `7 F` are three steps.
+    #[test]
+    fn a_free_foundation_move_is_one_step_to_its_foundation() {
+        let deal = test_deal("fc", 123).with_foundation(crate::foundation::Foundation::Free);
+        let moves = [
+            mv(6, Dest::Register),
+            mv(3, Dest::Foundation),
+            mv(7, Dest::Foundation),
+        ];
+        let replay = Replay::new(&deal, &moves);
+        assert_eq!(replay.stopped, None);
+        assert_eq!(
+            replay.moves.iter().map(Vec::len).collect::<Vec<_>>(),
+            [1, 1, 1]
+        );
+        assert_eq!(replay.moves[1][0].to, 3, "diamonds' foundation");
+        assert_eq!(replay.words[0], "2♥ to a free cell");
+        assert_eq!(replay.words[1], "A♦ to the foundation");
+    }
+
     #[test]
     fn an_illegal_move_ends_the_replay_and_says_why() {
         let deal = test_deal("fc", 123);
