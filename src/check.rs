@@ -4,6 +4,8 @@
 //! cards go up by themselves and `F` is no destination; under free rules
 //! nothing moves unless a line says so.
 
+use std::convert::Infallible;
+
 use crate::cards::{Card, Name, card_of, is_red, rank, suit};
 use crate::deal::Deal;
 use crate::rules::{Build, EmptyColumn, Rules};
@@ -23,43 +25,68 @@ pub enum Verdict {
 /// Replays `lines` from the deal's initial position: normalized under
 /// forced rules, as dealt under free rules.
 pub fn replay(deal: &Deal, lines: &[Line]) -> Verdict {
-    let mut state = State::for_replay(deal);
-    for (i, line) in lines.iter().enumerate() {
+    let Ok(verdict) = replay_lines(
+        State::for_replay(deal),
+        lines.iter().cloned().map(Ok::<_, Infallible>),
+    );
+    verdict
+}
+
+/// Replays `lines` from `start` as they come, one at a time, stopping at
+/// the first that fails: a file being read (`-check`) is read no further
+/// than its first illegal line, and never held whole. A read error (`Err`)
+/// ends the replay as that error: no verdict on a file not read.
+pub fn replay_lines<E>(
+    start: State,
+    lines: impl IntoIterator<Item = Result<Line, E>>,
+) -> Result<Verdict, E> {
+    let mut state = start;
+    let mut played = 0;
+    for line in lines {
+        let line = line?;
+        let number = played + 1;
         let failed = |why: String| Verdict::Failed {
-            line: i + 1,
-            why: format!("move {} ({}): {why}", i + 1, shown(line)),
+            line: number,
+            why: format!("move {number} ({}): {why}", shown(&line)),
         };
-        match line {
-            Err(why) => return failed(why.clone()),
+        match &line {
+            Err(why) => return Ok(failed(why.clone())),
             Ok(mv) => {
                 if let Err(illegal) = state.try_apply(*mv) {
-                    return failed(format!(
+                    return Ok(failed(format!(
                         "{}: {}",
                         describe(*mv),
                         explain(state.rules(), mv.card, illegal)
-                    ));
+                    )));
                 }
             }
         }
+        played = number;
     }
-    if state.is_won() {
-        Verdict::Won { moves: lines.len() }
+    Ok(if state.is_won() {
+        Verdict::Won { moves: played }
     } else {
         Verdict::Failed {
-            line: lines.len() + 1,
+            line: played + 1,
             why: format!(
-                "after {} moves: {} cards on the foundation, not won",
-                lines.len(),
+                "after {played} moves: {} cards on the foundation, not won",
                 state.score()
             ),
         }
-    }
+    })
 }
 
 /// Replays moves known to be well formed (the search's self-check).
 pub fn replay_moves(deal: &Deal, moves: &[Move]) -> Verdict {
-    let lines: Vec<Line> = moves.iter().copied().map(Ok).collect();
-    replay(deal, &lines)
+    replay_moves_from(State::for_replay(deal), moves)
+}
+
+/// Replays moves known to be well formed from `start`, a position reached
+/// from the deal (a player's, mid-game): move numbers count from there.
+pub fn replay_moves_from(start: State, moves: &[Move]) -> Verdict {
+    let lines = moves.iter().map(|&mv| Ok::<Line, Infallible>(Ok(mv)));
+    let Ok(verdict) = replay_lines(start, lines);
+    verdict
 }
 
 fn shown(line: &Line) -> String {
@@ -211,5 +238,22 @@ mod tests {
             Verdict::Failed { line: 1, why } => assert!(why.contains("no registers"), "{why}"),
             v => panic!("{v:?}"),
         }
+    }
+
+    #[test]
+    fn a_stream_is_read_no_further_than_its_first_bad_line() {
+        let mut pulled = 0;
+        let lines = parse(b"33 T\n33 T\n1 T\n1 T\n")
+            .into_iter()
+            .inspect(|_| pulled += 1);
+        let v = replay_lines(State::new(&deal("fc", 123)), lines.map(Ok::<_, ()>));
+        assert!(matches!(v, Ok(Verdict::Failed { line: 2, .. })), "{v:?}");
+        assert_eq!(pulled, 2);
+        // A read error is no verdict.
+        let lines = [Ok(parse(b"33 T")[0].clone()), Err("unreadable")];
+        assert_eq!(
+            replay_lines(State::new(&deal("fc", 123)), lines),
+            Err("unreadable")
+        );
     }
 }

@@ -24,5 +24,6 @@ pub mod search;
 pub mod shuffle;
 pub mod solution;
 pub mod state;
+pub mod survey;
 pub mod xpat2;
 pub mod xpat2_load;

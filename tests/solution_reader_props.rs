@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use xpat_solver::check::{self, Verdict};
 use xpat_solver::deal::Deal;
 use xpat_solver::solution::{LINE_CAP, Line, Lines, format, parse, parse_line};
-use xpat_solver::state::{Dest, Move};
+use xpat_solver::state::{Dest, Move, State};
 
 /// The longest message a line may get: fixed words plus a quote of at most
 /// 80 characters of at most 4 bytes each.
@@ -130,7 +130,11 @@ proptest! {
             bytes[i] = byte;
         }
         let lines = parse(&bytes);
-        match check::replay(&deal, &lines) {
+        let verdict = check::replay(&deal, &lines);
+        // `-check`'s way: the file streamed, replayed line by line.
+        let streamed = check::replay_lines(State::new(&deal), Lines::new(Chunked { bytes: &bytes, chunk: 7 }));
+        prop_assert_eq!(&streamed.expect("reading memory cannot fail"), &verdict);
+        match verdict {
             Verdict::Won { moves } => prop_assert_eq!(moves, lines.len()),
             Verdict::Failed { line, why } => {
                 prop_assert!(line >= 1 && line <= lines.len() + 1);

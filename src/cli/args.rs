@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::{Arg, Command, CommandFactory, FromArgMatches, Parser};
 
 use super::help;
-use crate::search::Limits;
+use crate::search::{BYTES_PER_POSITION, DEFAULT_MAX_STATES, Limits, MIN_DEFAULT_MAX_STATES};
 
 /// The heading of the search limits in `--help`.
 const LIMITS: &str = "Search limits (only with -search; ECHEC when one stops it)";
@@ -20,7 +20,13 @@ const LIMITS: &str = "Search limits (only with -search; ECHEC when one stops it)
 pub(super) struct RawArgs {
     /// The deal: a game and a seed, e.g. FreeCell.123456 or fc.123456
     #[arg(value_name = "RULE.SEED")]
-    pub game: String,
+    pub game: Option<String>,
+
+    /// Start from a game a player saved in xpat2, mid-game, instead of
+    /// RULE.SEED: -search finds a win from their position, -check FILE
+    /// replays FILE from there
+    #[arg(long, value_name = "SAVE")]
+    pub from_xpat2: Option<PathBuf>,
 
     /// Replay the solution in FILE; last line SUCCES or ECHEC k
     #[arg(long, value_name = "FILE")]
@@ -55,10 +61,16 @@ pub(super) struct RawArgs {
     #[arg(long, value_name = "PATH")]
     pub xpat2: Option<PathBuf>,
 
-    /// Where the save opens: start (Redo plays the moves) or end (the won
-    /// game; Undo steps back) [default: start]
+    /// Where the save opens: start (Redo plays the moves; with
+    /// --from-xpat2, the player's position) or end (the won game; Undo
+    /// steps back) [default: start]
     #[arg(long, value_name = "WHERE")]
     pub xpat2_at: Option<String>,
+
+    /// Also write the solution as a web page that replays it, one file
+    /// with nothing beside it: open PAGE in a browser
+    #[arg(long, value_name = "PAGE")]
+    pub html: Option<PathBuf>,
 }
 
 /// Why parsing stopped before there was anything to run.
@@ -70,7 +82,8 @@ pub(super) enum Stop {
 }
 
 /// The command with what `--help` computes: the games from the rules'
-/// table, the default state limit from the search's.
+/// table, the default state limit from the search's (from this machine's
+/// free memory, so the help says how it was found).
 fn command() -> Command {
     let max_states = Limits::default().max_states;
     RawArgs::command()
@@ -78,7 +91,9 @@ fn command() -> Command {
         .after_help(help::after_help())
         .mut_arg("max_states", |arg: Arg| {
             arg.help(format!(
-                "Give up after storing N positions [default: {max_states}]"
+                "Give up after storing N positions [default: {max_states}: half the memory \
+                 free now, at {BYTES_PER_POSITION} B a position, kept between \
+                 {MIN_DEFAULT_MAX_STATES} and {DEFAULT_MAX_STATES}]"
             ))
         })
 }
@@ -209,7 +224,10 @@ mod tests {
     #[test]
     fn one_and_two_dash_options() {
         let a = raw("x fc.7 -check a.sol").unwrap();
-        assert_eq!((a.game.as_str(), a.check), ("fc.7", Some("a.sol".into())));
+        assert_eq!(
+            (a.game.as_deref(), a.check),
+            (Some("fc.7"), Some("a.sol".into()))
+        );
         let a = raw("x FreeCell.7 --search b.sol -max-states 10 -xpat2-at end").unwrap();
         assert_eq!(a.search, Some("b.sol".into()));
         assert_eq!(a.max_states.as_deref(), Some("10"));
@@ -223,7 +241,10 @@ mod tests {
         assert_eq!(a.timeout.as_deref(), Some("-1"));
         assert_eq!(a.diff.as_deref(), Some("-2"));
         let a = raw("x --search=-s.sol -- fc.1").unwrap();
-        assert_eq!((a.game.as_str(), a.search), ("fc.1", Some("-s.sol".into())));
+        assert_eq!(
+            (a.game.as_deref(), a.search),
+            (Some("fc.1"), Some("-s.sol".into()))
+        );
     }
 
     #[test]
@@ -232,7 +253,6 @@ mod tests {
         assert!(e.contains("unexpected argument '--chek'"), "{e}");
         assert!(e.contains("a similar argument exists: '--check'"), "{e}");
         assert!(!e.contains('\n'), "{e}");
-        assert!(raw("x").unwrap_err().contains("<RULE.SEED>"));
         assert!(raw("x fc.1 fc.2").unwrap_err().contains("'fc.2'"));
     }
 }

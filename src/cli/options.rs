@@ -16,10 +16,20 @@ use crate::xpat2;
 /// What the program is asked to do, every value checked.
 #[derive(Clone, Debug)]
 pub struct Options {
-    pub game: GameId,
+    pub game: Game,
     /// `--foundation`: forced (the default) or free foundation moves.
     pub foundation: Foundation,
     pub mode: Mode,
+}
+
+/// Where the game comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Game {
+    /// `RULE.SEED`: the deal, nothing played.
+    Deal(GameId),
+    /// `--from-xpat2 SAVE`: a player's game, from their position in it
+    /// (the file is read when the mode runs).
+    Save(PathBuf),
 }
 
 /// The three forms of the command.
@@ -32,12 +42,16 @@ pub enum Mode {
     Check {
         file: PathBuf,
         export: Option<Export>,
+        /// `--html PAGE`: the web page to write for a valid solution.
+        html: Option<PathBuf>,
     },
     /// `-search FILE`: search within `limits`, write a solution to `file`.
     Search {
         file: PathBuf,
         limits: Limits,
         export: Option<Export>,
+        /// `--html PAGE`: the web page to write for a solution found.
+        html: Option<PathBuf>,
     },
 }
 
@@ -65,9 +79,19 @@ impl TryFrom<RawArgs> for Options {
     type Error = UsageError;
 
     fn try_from(raw: RawArgs) -> Result<Options, UsageError> {
-        let game = game(&raw.game)?;
+        let game = start(&raw)?;
         let foundation = foundation(raw.foundation.as_deref())?;
+        if foundation == Foundation::Free && matches!(game, Game::Save(_)) {
+            return Err(UsageError(
+                "'--from-xpat2' follows the player's game with forced foundation moves: it cannot be used with '--foundation free'".into(),
+            ));
+        }
         let export = export(&raw)?;
+        let html = raw
+            .html
+            .as_deref()
+            .map(|page| file_name("--html <PAGE>", page))
+            .transpose()?;
         let mode = match (&raw.check, &raw.search) {
             (Some(_), Some(_)) => {
                 return Err(UsageError(
@@ -79,21 +103,18 @@ impl TryFrom<RawArgs> for Options {
                 Mode::Check {
                     file: file_name("--check <FILE>", file)?,
                     export,
+                    html,
                 }
             }
             (None, Some(file)) => Mode::Search {
                 file: file_name("--search <FILE>", file)?,
                 limits: limits(&raw)?,
                 export,
+                html,
             },
             (None, None) => {
                 no_limits(&raw, "needs '--search FILE'")?;
-                if export.is_some() {
-                    return Err(UsageError(
-                        "'--xpat2' needs '--check FILE' or '--search FILE': it writes their solution"
-                            .into(),
-                    ));
-                }
+                needs_a_mode(&raw)?;
                 Mode::Show
             }
         };
@@ -102,6 +123,40 @@ impl TryFrom<RawArgs> for Options {
             foundation,
             mode,
         })
+    }
+}
+
+/// `RULE.SEED`, or `--from-xpat2 SAVE` instead.
+fn start(raw: &RawArgs) -> Result<Game, UsageError> {
+    match (&raw.game, &raw.from_xpat2) {
+        (Some(text), None) => Ok(Game::Deal(game(text)?)),
+        (None, Some(save)) => Ok(Game::Save(file_name("--from-xpat2 <SAVE>", save)?)),
+        (Some(text), Some(_)) => Err(UsageError(format!(
+            "'{text}' and '--from-xpat2': the save names its game; give one or the other"
+        ))),
+        (None, None) => Err(UsageError(
+            "the following required arguments were not provided: <RULE.SEED> (or --from-xpat2 SAVE)"
+                .into(),
+        )),
+    }
+}
+
+/// Refuses, without a mode, an option that only means something with one.
+fn needs_a_mode(raw: &RawArgs) -> Result<(), UsageError> {
+    let given = [
+        ("--xpat2", raw.xpat2.is_some(), "it writes their solution"),
+        ("--html", raw.html.is_some(), "it writes their solution"),
+        (
+            "--from-xpat2",
+            raw.from_xpat2.is_some(),
+            "they start from the player's position",
+        ),
+    ];
+    match given.iter().find(|(_, present, _)| *present) {
+        Some((option, _, why)) => Err(UsageError(format!(
+            "'{option}' needs '--check FILE' or '--search FILE': {why}"
+        ))),
+        None => Ok(()),
     }
 }
 

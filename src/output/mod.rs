@@ -166,7 +166,12 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
 /// The temporary file of `target`, in its directory, with the permission
 /// bits it will keep: an existing file's, or a new file's under the umask.
 fn create_temp(target: &Target) -> Result<NamedTempFile> {
-    let fail = |e| {
+    let fail = |e: std::io::Error| {
+        // tempfile adds the temporary file's path, a name the user never
+        // gave: the system's reason alone is said.
+        let e = e
+            .raw_os_error()
+            .map_or(e, std::io::Error::from_raw_os_error);
         anyhow!(
             "cannot write {}: cannot create a file in {}: {e}",
             target.shown,

@@ -89,6 +89,11 @@ impl Board {
         self.first[p]
     }
 
+    /// Whether every card is on the foundation.
+    pub(crate) fn is_won(&self) -> bool {
+        (0..SUITS).all(|s| self.pile(s).len() == KING as usize)
+    }
+
     /// Cards of pile `p`, bottom first.
     pub(crate) fn pile(&self, p: usize) -> &[Card] {
         &self.cards[self.first[p]..self.first[p + 1]]
@@ -219,7 +224,12 @@ impl Board {
 /// `Err` when a move does not fit xpat2's layout (never for a solution
 /// that replays).
 pub(crate) fn words(deal: &Deal, moves: &[Move]) -> Result<Vec<u32>> {
-    let mut board = Board::deal(deal);
+    words_on(&mut Board::deal(deal), moves)
+}
+
+/// The words of `moves` played on `board` (a player's position, say),
+/// after the foundation moves the solver would have made there already.
+pub(crate) fn words_on(board: &mut Board, moves: &[Move]) -> Result<Vec<u32>> {
     let mut words = board.normalize();
     for (i, &mv) in moves.iter().enumerate() {
         let more = board
