@@ -132,10 +132,9 @@ fn a_free_insoluble_is_a_proof_without_caveat() {
 }
 
 /// Baker's Dozen 3118: forcing loses it. Normalization plays A♣ and A♠
-/// to 5♠ at once; with 4♠ gone no card can take 3♦, which covers 3♣ and
-/// A♦, and the deal is lost before a move. A player who puts 3♦ on 4♠
-/// first wins. The two verdicts differ, and the free solution replays
-/// only as free.
+/// to 5♠ at once, and the position left is lost before a move; a player
+/// who puts 3♦ on 4♠ before 4♠ goes up (uncovering 3♣ and A♦) wins. The
+/// two verdicts differ, and the free solution replays only as free.
 #[test]
 fn forcing_loses_bakers_dozen_3118_and_the_free_search_wins_it() {
     let dir = TempDir::new("forcing-loses");
