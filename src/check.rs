@@ -1,9 +1,12 @@
-//! Replaying a solution file (SPEC §6–7): `SUCCES`, or `ECHEC k` with the
-//! first line `k` that fails, and a sentence saying why.
+//! Replaying a solution file (SPEC §6–7, §9): `SUCCES`, or `ECHEC k` with
+//! the first line `k` that fails, and a sentence saying why. The deal's
+//! foundation rule says which form the file is in: under forced rules
+//! cards go up by themselves and `F` is no destination; under free rules
+//! nothing moves unless a line says so.
 
 use std::convert::Infallible;
 
-use crate::cards::{Card, Name, is_red, rank};
+use crate::cards::{Card, Name, card_of, is_red, rank, suit};
 use crate::deal::Deal;
 use crate::rules::{Build, EmptyColumn, Rules};
 use crate::solution::Line;
@@ -19,10 +22,11 @@ pub enum Verdict {
     Failed { line: usize, why: String },
 }
 
-/// Replays `lines` from the deal's normalized initial position.
+/// Replays `lines` from the deal's initial position: normalized under
+/// forced rules, as dealt under free rules.
 pub fn replay(deal: &Deal, lines: &[Line]) -> Verdict {
     let Ok(verdict) = replay_lines(
-        State::new(deal),
+        State::for_replay(deal),
         lines.iter().cloned().map(Ok::<_, Infallible>),
     );
     verdict
@@ -74,7 +78,7 @@ pub fn replay_lines<E>(
 
 /// Replays moves known to be well formed (the search's self-check).
 pub fn replay_moves(deal: &Deal, moves: &[Move]) -> Verdict {
-    replay_moves_from(State::new(deal), moves)
+    replay_moves_from(State::for_replay(deal), moves)
 }
 
 /// Replays moves known to be well formed from `start`, a position reached
@@ -124,6 +128,16 @@ pub(crate) fn explain(rules: &Rules, card: Card, illegal: Illegal) -> String {
         Illegal::NoRegisters => format!("{game} has no registers"),
         Illegal::RegistersFull => "every register is full".to_string(),
         Illegal::RegisterToRegister => "the card is already in a register".to_string(),
+        Illegal::FoundationIsForced => "with forced foundation moves a file never moves a card to the foundation: cards go up by themselves (a file with F lines is read with --foundation free)".to_string(),
+        Illegal::NotNextUp { height: 0 } => format!(
+            "its foundation is empty: {} goes up first",
+            Name(card_of(1, suit(card)))
+        ),
+        Illegal::NotNextUp { height } => format!(
+            "its foundation's top card is {}: {} goes up next",
+            Name(card_of(height, suit(card))),
+            Name(card_of(height + 1, suit(card)))
+        ),
     }
 }
 
@@ -155,6 +169,7 @@ fn describe(mv: Move) -> String {
         Dest::Card(onto) => format!("{} onto {}", Name(mv.card), Name(onto)),
         Dest::EmptyColumn => format!("{} to an empty column", Name(mv.card)),
         Dest::Register => format!("{} to a register", Name(mv.card)),
+        Dest::Foundation => format!("{} to the foundation", Name(mv.card)),
     }
 }
 
@@ -183,6 +198,35 @@ mod tests {
         }
         let v = replay(&deal("fc", 123), &parse(b"33 T\nx\n"));
         assert!(matches!(v, Verdict::Failed { line: 2, .. }));
+    }
+
+    /// Under free rules `F` takes only a suit's next card, and says which;
+    /// under forced rules it is never a move of a file.
+    #[test]
+    fn a_foundation_move_names_the_card_that_goes_up_next() {
+        let free = deal("fc", 123).with_foundation(crate::foundation::Foundation::Free);
+        // Q♦ (47) tops the fifth column; A♦ is up once 2♥ has moved.
+        let v = replay(&free, &parse(b"6 T\n3 F\n47 F\n"));
+        let Verdict::Failed { line: 3, why } = v else {
+            panic!("{v:?}");
+        };
+        assert_eq!(
+            why,
+            "move 3 (47 F): Q♦ to the foundation: its foundation's top card is A♦: 2♦ goes up next"
+        );
+        let v = replay(&free, &parse(b"6 T\n7 F\n"));
+        let Verdict::Failed { line: 2, why } = v else {
+            panic!("{v:?}");
+        };
+        assert!(
+            why.ends_with("its foundation is empty: A♦ goes up first"),
+            "{why}"
+        );
+        let v = replay(&deal("fc", 123), &parse(b"6 T\n3 F\n"));
+        let Verdict::Failed { line: 2, why } = v else {
+            panic!("{v:?}");
+        };
+        assert!(why.contains("with forced foundation moves"), "{why}");
     }
 
     #[test]

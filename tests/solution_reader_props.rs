@@ -58,7 +58,7 @@ fn model(bytes: &[u8]) -> Vec<Line> {
 /// made of, sometimes any byte, sometimes a long run of one byte.
 fn solution_bytes() -> impl Strategy<Value = Vec<u8>> {
     let byte = prop_oneof![
-        4 => prop::sample::select(b"0123456789 TV\n\r".to_vec()),
+        4 => prop::sample::select(b"0123456789 TVF\n\r".to_vec()),
         1 => any::<u8>(),
     ];
     let run = (byte.clone(), 0..3 * LINE_CAP).prop_map(|(b, n)| vec![b; n]);
@@ -70,6 +70,7 @@ fn moves() -> impl Strategy<Value = Vec<Move>> {
     let dest = prop_oneof![
         Just(Dest::EmptyColumn),
         Just(Dest::Register),
+        Just(Dest::Foundation),
         (0u8..52).prop_map(Dest::Card),
     ];
     prop::collection::vec(

@@ -55,6 +55,12 @@ pub(super) struct RawArgs {
     #[arg(long, value_name = "N")]
     pub jobs: Option<String>,
 
+    /// Foundation moves: forced (every card that can go up goes up at once,
+    /// the course's rules) or free (the player's moves, written CARD F, as
+    /// in xpat2) [default: forced]
+    #[arg(long, value_name = "RULE")]
+    pub foundation: Option<String>,
+
     /// Also write the solution as an xpat2 save: PATH, or in directory PATH
     /// xpat2's own name (FreeCell.000000123); watch it with `xpat2 FILE`
     #[arg(long, value_name = "PATH")]

@@ -50,7 +50,10 @@ A move in the save the solver cannot follow: exit 3, the move named.";
 const SOLUTION_FILES: &str = "\
 A solution file has one move per line: CARD DEST, where CARD is 0..51
 (rank = CARD/4 + 1, suit = CARD%4: 0 clubs, 1 spades, 2 hearts, 3 diamonds)
-and DEST is the card it goes onto, V (an empty column) or T (a free cell).";
+and DEST is the card it goes onto, V (an empty column) or T (a free cell).
+Cards go to the foundation by themselves and no line says so, unless
+--foundation free: then nothing moves by itself, the deal is not normalized,
+and every foundation move is a line CARD F.";
 
 /// Everything after the options, in the order a newcomer reads it.
 pub(super) fn after_help() -> String {

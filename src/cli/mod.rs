@@ -88,21 +88,22 @@ pub fn run(options: Options) -> u8 {
         return EXIT_USAGE;
     }
     let game = &options.game;
+    let foundation = options.foundation;
     let result = match &options.mode {
         Mode::Show => match game {
-            Game::Deal(id) => show::run(&Deal::new(*id)),
+            Game::Deal(id) => show::run(&Deal::new(*id).with_foundation(foundation)),
             Game::Save(_) => Err(anyhow::anyhow!(
                 "'--from-xpat2' needs '--check FILE' or '--search FILE'"
             )),
         },
-        Mode::Check { file, export, html } => Start::new(game)
+        Mode::Check { file, export, html } => Start::new(game, foundation)
             .and_then(|start| replay::run(&start, file, export.as_ref(), html.as_deref())),
         Mode::Search {
             file,
             limits,
             export,
             html,
-        } => Start::new(game).and_then(|start| {
+        } => Start::new(game, foundation).and_then(|start| {
             let out = solve::Outputs {
                 file,
                 export: export.as_ref(),

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::args::RawArgs;
+use crate::foundation::Foundation;
 use crate::rules::GameId;
 use crate::search::Limits;
 use crate::xpat2;
@@ -16,6 +17,8 @@ use crate::xpat2;
 #[derive(Clone, Debug)]
 pub struct Options {
     pub game: Game,
+    /// `--foundation`: forced (the default) or free foundation moves.
+    pub foundation: Foundation,
     pub mode: Mode,
 }
 
@@ -32,7 +35,8 @@ pub enum Game {
 /// The three forms of the command.
 #[derive(Clone, Debug)]
 pub enum Mode {
-    /// No mode: show the normalized deal.
+    /// No mode: show the deal's initial position (normalized under forced
+    /// rules).
     Show,
     /// `-check FILE`: replay the solution in `file`.
     Check {
@@ -76,6 +80,12 @@ impl TryFrom<RawArgs> for Options {
 
     fn try_from(raw: RawArgs) -> Result<Options, UsageError> {
         let game = start(&raw)?;
+        let foundation = foundation(raw.foundation.as_deref())?;
+        if foundation == Foundation::Free && matches!(game, Game::Save(_)) {
+            return Err(UsageError(
+                "'--from-xpat2' follows the player's game with forced foundation moves: it cannot be used with '--foundation free'".into(),
+            ));
+        }
         let export = export(&raw)?;
         let html = raw
             .html
@@ -108,7 +118,11 @@ impl TryFrom<RawArgs> for Options {
                 Mode::Show
             }
         };
-        Ok(Options { game, mode })
+        Ok(Options {
+            game,
+            foundation,
+            mode,
+        })
     }
 }
 
@@ -157,6 +171,16 @@ fn game(text: &str) -> Result<GameId, UsageError> {
         }
     };
     Err(invalid("<RULE.SEED>", text, &why))
+}
+
+/// `--foundation RULE`: `forced` or `free`.
+fn foundation(text: Option<&str>) -> Result<Foundation, UsageError> {
+    match text {
+        None => Ok(Foundation::default()),
+        Some(text) => text
+            .parse()
+            .map_err(|why: String| invalid("--foundation <RULE>", text, &why)),
+    }
 }
 
 /// A file name as given, unless it starts with `-`: `-search -out` is

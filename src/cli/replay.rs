@@ -36,7 +36,7 @@ pub(super) fn run(
     start.introduce()?;
     let mut kept = Kept::new(export.is_some() || html.is_some());
     let lines = solution::Lines::new(input).inspect(|line| kept.keep(line));
-    match check::replay_lines(start.root(), lines).with_context(cannot_read)? {
+    match check::replay_lines(start.replay_root(), lines).with_context(cannot_read)? {
         Verdict::Won { moves } => {
             let from = if start.player.is_some() {
                 " from the player's position"

@@ -12,6 +12,7 @@ use super::output::{Shown, note};
 use super::start::Start;
 use super::{EXIT_ECHEC, EXIT_INSOLUBLE, EXIT_SUCCES, export, page};
 use crate::check::{self, Verdict};
+use crate::foundation::Foundation;
 use crate::rules::GameId;
 use crate::search::{self, Limit, Limits, Outcome, Report, Stats};
 use crate::state::Move;
@@ -29,6 +30,13 @@ pub(super) struct Outputs<'a> {
 pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
     let files = Files::for_search(start, out.file, out.export, out.html)?;
     start.introduce()?;
+    let deal = &start.deal;
+    if deal.foundation == Foundation::Free && deal.id.rules.forced_foundation_is_exact() {
+        say!(
+            "{}: free and forced foundation moves are the same game here (same-suit building: a card that can go up can never hold another); searched with forced moves, every one written out",
+            deal.id.rules.name
+        )?;
+    }
     let report = search_with_progress(start, limits);
     let summary = summary(start.deal.id, &report.stats);
     match report.outcome {
@@ -84,7 +92,7 @@ fn summary(id: GameId, s: &Stats) -> String {
 
 /// Writes a solution, replayed first so nothing wrong is ever written.
 fn solved(start: &Start, moves: &[Move], files: Files, file: &Path, summary: &str) -> Result<u8> {
-    if let Verdict::Failed { why, .. } = check::replay_moves_from(start.root(), moves) {
+    if let Verdict::Failed { why, .. } = check::replay_moves_from(start.replay_root(), moves) {
         bail!("internal error: the solution found does not replay ({why}); nothing written");
     }
     let published = files.publish(start, moves)?;
@@ -105,8 +113,9 @@ fn solved(start: &Start, moves: &[Move], files: Files, file: &Path, summary: &st
 }
 
 /// Every reachable position searched: a proof, with forced foundation
-/// moves where the rules make that a restriction (SPEC §7). From a
-/// player's position, the proof is that there is no win from there.
+/// moves where the rules make that a restriction (SPEC §7); under free
+/// rules, a proof in xpat2's own game (SPEC §9). From a player's
+/// position, the proof is that there is no win from there.
 fn insoluble(start: &Start, summary: &str) -> Result<u8> {
     let id = start.deal.id;
     if start.player.is_some() {
@@ -116,7 +125,7 @@ fn insoluble(start: &Start, summary: &str) -> Result<u8> {
     } else {
         say!("{summary}: every reachable position searched")?;
     }
-    if !id.rules.forced_foundation_is_exact() {
+    if start.deal.foundation == Foundation::Forced && !id.rules.forced_foundation_is_exact() {
         say!("proof holds with forced foundation moves (every playable card goes up at once)")?;
     }
     say!("INSOLUBLE")?;

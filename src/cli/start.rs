@@ -11,6 +11,7 @@ use anyhow::{Context, Result, anyhow};
 use super::options::Game;
 use super::output::Shown;
 use crate::deal::Deal;
+use crate::foundation::Foundation;
 use crate::state::{Move, State};
 use crate::xpat2_load::{self, Follower, Saved};
 
@@ -29,14 +30,15 @@ pub(super) struct Player {
 }
 
 impl Start {
-    /// The deal of `RULE.SEED`, or the player's game of `--from-xpat2`:
-    /// `Err` (exit 3) for a save that cannot be read or followed, naming
-    /// the move.
-    pub fn new(game: &Game) -> Result<Start> {
+    /// The deal of `RULE.SEED` played by the foundation rule `foundation`,
+    /// or the player's game of `--from-xpat2` (forced rules: the options
+    /// refuse it with free ones): `Err` (exit 3) for a save that cannot be
+    /// read or followed, naming the move.
+    pub fn new(game: &Game, foundation: Foundation) -> Result<Start> {
         let save = match game {
             Game::Deal(id) => {
                 return Ok(Start {
-                    deal: Deal::new(*id),
+                    deal: Deal::new(*id).with_foundation(foundation),
                     player: None,
                 });
             }
@@ -60,11 +62,21 @@ impl Start {
         })
     }
 
-    /// The position the mode starts from.
+    /// The position the search starts from: under free rules, with the
+    /// foundation moves proven safe played (the search writes them out).
     pub fn root(&self) -> State {
         match &self.player {
             Some(player) => player.followed.state().clone(),
             None => State::new(&self.deal),
+        }
+    }
+
+    /// The position a solution file is replayed from: under free rules
+    /// the deal as dealt, nothing played.
+    pub fn replay_root(&self) -> State {
+        match &self.player {
+            Some(player) => player.followed.state().clone(),
+            None => State::for_replay(&self.deal),
         }
     }
 

@@ -41,6 +41,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use crate::deal::Deal;
+use crate::foundation::Foundation;
 use crate::state::{Move, State};
 
 /// The most the default `--max-states` is: about 2.4 GB at
@@ -125,10 +126,12 @@ impl Default for Limits {
 /// How a search ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// A solution: the moves from the deal to the won position.
+    /// A solution: the moves from the deal to the won position, as the
+    /// deal's file form writes them (under free rules, with every
+    /// foundation move; see [`crate::state::written_out`]).
     Solved(Vec<Move>),
-    /// Every reachable position was expanded: no solution exists (with
-    /// forced foundation moves; see
+    /// Every reachable position was expanded: no solution exists (under
+    /// forced rules, with forced foundation moves; see
     /// [`crate::rules::Rules::forced_foundation_is_exact`]).
     Insoluble,
     /// A limit or a cut stopped the search; nothing is proven.
@@ -201,7 +204,10 @@ pub struct Report {
 /// with the figures of all its attempts so far.
 pub type Progress<'a> = &'a mut dyn FnMut(&Stats);
 
-/// Searches the deal for a solution within `limits`.
+/// Searches the deal for a solution within `limits`, under the deal's
+/// foundation rule. Under free rules the positions searched play the
+/// foundation moves proven safe by themselves (`state/automatic.rs`), so
+/// an exhaustive search is still a proof; the solution writes them out.
 pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Report {
     search_from(deal, &State::new(deal), limits, progress)
 }
@@ -210,6 +216,9 @@ pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Repor
 /// deal (a player's, mid-game): the moves found start there, and
 /// `Insoluble` means no win from there. Keys still describe positions of
 /// `deal`, since every position reached from `root` is one of the deal's.
+/// Under free rules `root` is the deal's start (`State::new`): a player's
+/// game is followed under forced rules only, and the moves found are
+/// written out from the deal's start.
 pub fn search_from(
     deal: &Deal,
     root: &State,
@@ -217,5 +226,10 @@ pub fn search_from(
     progress: Option<Progress>,
 ) -> Report {
     crate::memory::return_freed_memory();
-    portfolio::run(deal, root, limits, progress)
+    let mut report = portfolio::run(deal, root, limits, progress);
+    if let Outcome::Solved(moves) = &mut report.outcome {
+        debug_assert!(deal.foundation == Foundation::Forced || *root == State::new(deal));
+        *moves = crate::state::written_out(deal, moves);
+    }
+    report
 }

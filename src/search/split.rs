@@ -16,7 +16,9 @@
 //! two moves deep solves it in about 3 000 expansions.
 //!
 //! Only the order changes: every position is still stored once in the one
-//! visited set, so an exhausted split attempt is the same proof.
+//! visited set, so an exhausted split attempt is the same proof, under
+//! free foundation rules as under forced ones (a move counted in `depth`
+//! is one of the search's, a foundation move of the player's included).
 
 use std::collections::TryReserveError;
 

@@ -1,4 +1,4 @@
-//! Solution files (SPEC §6): one move per line, `CARD DEST`.
+//! Solution files (SPEC §6, §9): one move per line, `CARD DEST`.
 //!
 //! Reading is strict, line by line, because `-check` must name the first
 //! bad line: anything but a card number, one space and a destination is
@@ -71,9 +71,10 @@ mod tests {
             mv(6, Dest::Register),
             mv(33, Dest::Card(38)),
             mv(45, Dest::EmptyColumn),
+            mv(3, Dest::Foundation),
         ];
         let text = format(&moves);
-        assert_eq!(text, "6 T\n33 38\n45 V\n");
+        assert_eq!(text, "6 T\n33 38\n45 V\n3 F\n");
         let back: Vec<Move> = parse(text.as_bytes())
             .into_iter()
             .map(Result::unwrap)

@@ -1,4 +1,6 @@
-//! One line of a solution file (SPEC §6): `CARD DEST`, strictly.
+//! One line of a solution file (SPEC §6): `CARD DEST`, strictly. The
+//! destination `F` (SPEC §9) reads as a move to the foundation whatever
+//! the rules; under forced rules replaying it is illegal, which says why.
 //!
 //! Anything but a card number, one space and a destination is that line's
 //! illegal move, with a message that quotes the offending word (escaped and
@@ -27,11 +29,12 @@ pub fn parse_line(line: &[u8]) -> Line {
     let dest = match dest {
         b"V" => Dest::EmptyColumn,
         b"T" => Dest::Register,
+        b"F" => Dest::Foundation,
         word => match parse_card(word) {
             Some(onto) => Dest::Card(onto),
             None => {
                 return Err(format!(
-                    "'{}' is not a destination: expected a card number 0 to 51, V or T",
+                    "'{}' is not a destination: expected a card number 0 to 51, V, T or F",
                     quote(word)
                 ));
             }
@@ -79,6 +82,7 @@ mod tests {
         assert_eq!(parse_line(b"6 T"), Ok(mv(6, Dest::Register)));
         assert_eq!(parse_line(b"33 38"), Ok(mv(33, Dest::Card(38))));
         assert_eq!(parse_line(b"45 V"), Ok(mv(45, Dest::EmptyColumn)));
+        assert_eq!(parse_line(b"3 F"), Ok(mv(3, Dest::Foundation)));
         // Leading zeros are the value's spelling, never an overflow.
         assert_eq!(parse_line(b"007 051"), Ok(mv(7, Dest::Card(51))));
         assert_eq!(
@@ -103,6 +107,9 @@ mod tests {
             b"+1 T",
             b"1 t",
             b"1 v",
+            b"1 f",
+            b"1 FF",
+            b"1 F ",
             b"a T",
             b"1 X",
             b"1 100",
@@ -135,7 +142,7 @@ mod tests {
         );
         assert_eq!(
             err(b"1 t"),
-            "'t' is not a destination: expected a card number 0 to 51, V or T"
+            "'t' is not a destination: expected a card number 0 to 51, V, T or F"
         );
         assert_eq!(
             err("\u{feff}1 T".as_bytes()),

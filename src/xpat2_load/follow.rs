@@ -203,6 +203,7 @@ impl Follower {
                 Dest::Card(c) => format!("onto {}", Name(c)),
                 Dest::EmptyColumn => "to an empty column".to_string(),
                 Dest::Register => "to a free cell".to_string(),
+                Dest::Foundation => "to the foundation".to_string(),
             };
             format!(
                 "the solver plays every card it can to the foundation at once, and then {} {to} is illegal: {}",
