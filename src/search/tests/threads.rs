@@ -1,14 +1,11 @@
 //! `--jobs`: the portfolio on threads decides as on one, within the one
-//! state limit, stops when asked; and under free foundation rules too,
-//! with the split attempts.
+//! state limit, stops when asked; and under free foundation rules too.
 
-use super::super::order::Order;
 use super::super::portfolio::PORTFOLIO;
-use super::super::{Limit, Limits, Outcome, attempt, search};
+use super::super::{Limit, Limits, Outcome, search};
 use crate::check::{Verdict, replay_moves};
 use crate::deal::test_deal as deal;
 use crate::foundation::Foundation;
-use crate::state::State;
 
 /// With threads, a solution still replays, a proof is still a proof, a
 /// limit still proves nothing, and every attempt is counted.
@@ -87,24 +84,5 @@ fn threads_solve_under_free_rules() {
             panic!("{game}.{seed} is solvable under free rules");
         };
         assert!(matches!(replay_moves(&d, &moves), Verdict::Won { .. }));
-    }
-}
-
-/// Under free rules too a split attempt that exhausts its frontiers has
-/// stored exactly the positions one frontier stores: its INSOLUBLE is the
-/// same proof.
-#[test]
-fn split_and_single_frontiers_exhaust_the_same_free_positions() {
-    let split = PORTFOLIO.iter().filter(|o| o.split > 0);
-    for (order, seed) in split.zip([12, 35, 36, 41]) {
-        let d = deal("st", seed).with_foundation(Foundation::Free);
-        let limits = Limits::default();
-        let single = Order { split: 0, ..*order };
-        let one = attempt::run(&d, &State::new(&d), &limits, &single, None);
-        let many = attempt::run(&d, &State::new(&d), &limits, order, None);
-        assert_eq!(one.outcome, Outcome::Insoluble, "st.{seed}");
-        assert_eq!(many.outcome, Outcome::Insoluble, "st.{seed}");
-        assert_eq!(one.stats.stored, many.stats.stored, "st.{seed}");
-        assert!(one.stats.stored > 100, "st.{seed}: {:?}", one.stats);
     }
 }
