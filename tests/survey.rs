@@ -104,7 +104,14 @@ fn verdicts_and_solutions_are_those_of_search() {
             verdicts.insert(verdict.clone());
             let single = dir.join("single.sol");
             let _ = std::fs::remove_file(&single);
-            let s = run([deal.as_str(), "-search", single.to_str().unwrap()]);
+            // The survey searches each deal on one thread: `--jobs 1`'s search.
+            let s = run([
+                deal.as_str(),
+                "-search",
+                single.to_str().unwrap(),
+                "--jobs",
+                "1",
+            ]);
             assert_eq!(verdict, s.last_line(), "{deal}: {s:?}");
             let survey_sol = sols.join(format!("{deal}.sol"));
             if verdict == "SUCCES" {

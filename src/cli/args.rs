@@ -50,6 +50,11 @@ pub(super) struct RawArgs {
     #[arg(long, value_name = "D", help_heading = LIMITS)]
     pub diff: Option<String>,
 
+    /// Threads one search runs on (its default, the cores available, is set
+    /// in `command`)
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<String>,
+
     /// Foundation moves: forced (every card that can go up goes up at once,
     /// the course's rules) or free (the player's moves, written CARD F, as
     /// in xpat2) [default: forced]
@@ -94,6 +99,12 @@ fn command() -> Command {
                 "Give up after storing N positions [default: {max_states}: half the memory \
                  free now, at {BYTES_PER_POSITION} B a position, kept between \
                  {MIN_DEFAULT_MAX_STATES} and {DEFAULT_MAX_STATES}]"
+            ))
+        })
+        .mut_arg("jobs", |arg: Arg| {
+            arg.help(format!(
+                "With -search: run its attempts on N threads at once [default: {}, the cores here]",
+                super::options::default_jobs()
             ))
         })
 }
@@ -232,6 +243,8 @@ mod tests {
         assert_eq!(a.search, Some("b.sol".into()));
         assert_eq!(a.max_states.as_deref(), Some("10"));
         assert_eq!(a.xpat2_at.as_deref(), Some("end"));
+        let a = raw("x bd.7 -search c.sol -jobs 3").unwrap();
+        assert_eq!(a.jobs.as_deref(), Some("3"));
     }
 
     #[test]
