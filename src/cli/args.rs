@@ -8,10 +8,14 @@ use std::path::PathBuf;
 use clap::{Arg, Command, CommandFactory, FromArgMatches, Parser};
 
 use super::help;
-use crate::search::Limits;
+use crate::search::{
+    Limits, SHORTEN_FLOOR, SHORTEN_SHARE_DIVISOR, SHORTEN_TIME_CAP, SHORTEN_TIME_FLOOR,
+};
 
 /// The heading of the search limits in `--help`.
 const LIMITS: &str = "Search limits (only with -search; ECHEC when one stops it)";
+/// The heading of the options on a solution's length in `--help`.
+const LENGTH: &str = "Solution length (only with -search)";
 
 /// Solves and checks the card solitaires of xpat2, dealt exactly as xpat2
 /// deals them.
@@ -44,6 +48,18 @@ pub(super) struct RawArgs {
     #[arg(long, value_name = "D", help_heading = LIMITS)]
     pub diff: Option<String>,
 
+    /// Keep the first solution found, with detours of one or two moves cut,
+    /// without the shortening that follows by default (its words, with
+    /// the budget's figures, are set in `command`)
+    #[arg(long, help_heading = LENGTH)]
+    pub fast: bool,
+
+    /// The fewest moves, proven by an A* search (the summary says
+    /// 'optimal'); a limit gives ECHEC. Quick on Midnight Oil and most
+    /// Seahaven deals, rarely within limits on FreeCell
+    #[arg(long, help_heading = LENGTH, conflicts_with = "fast")]
+    pub optimal: bool,
+
     /// Also write the solution as an xpat2 save: PATH, or in directory PATH
     /// xpat2's own name (FreeCell.000000123); watch it with `xpat2 FILE`
     #[arg(long, value_name = "PATH")]
@@ -75,6 +91,22 @@ fn command() -> Command {
                 "Give up after storing N positions [default: {max_states}]"
             ))
         })
+        .mut_arg("fast", |arg: Arg| arg.help(fast_help()))
+}
+
+/// What `--fast` skips: the shortening and its bounds, from the search's
+/// constants.
+fn fast_help() -> String {
+    format!(
+        "Keep the first solution found (detours of 1 or 2 moves cut). By \
+         default beam searches then look for a shorter one, within at most \
+         max({SHORTEN_FLOOR}, the search's expanded positions / {d}) positions \
+         and max({} ms, the search's time), never over {} s nor past \
+         --timeout; a result is kept only when shorter and replayed as won",
+        SHORTEN_TIME_FLOOR.as_millis(),
+        SHORTEN_TIME_CAP.as_secs(),
+        d = SHORTEN_SHARE_DIVISOR,
+    )
 }
 
 /// Reads the command line (program name first) into [`RawArgs`].

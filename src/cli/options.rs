@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use super::args::RawArgs;
 use crate::rules::GameId;
-use crate::search::Limits;
+use crate::search::{Length, Limits};
 use crate::xpat2;
 
 /// What the program is asked to do, every value checked.
@@ -128,14 +128,14 @@ fn file_name(option: &str, path: &Path) -> Result<PathBuf, UsageError> {
 /// Refuses a search limit outside `-search`; `why` ends the message.
 fn no_limits(raw: &RawArgs, why: &str) -> Result<(), UsageError> {
     let given = [
-        ("--max-states", raw.max_states.is_some()),
-        ("--timeout", raw.timeout.is_some()),
-        ("--diff", raw.diff.is_some()),
+        ("--max-states", "a search limit", raw.max_states.is_some()),
+        ("--timeout", "a search limit", raw.timeout.is_some()),
+        ("--diff", "a search limit", raw.diff.is_some()),
+        ("--fast", "about the search's solution", raw.fast),
+        ("--optimal", "about the search's solution", raw.optimal),
     ];
-    match given.iter().find(|(_, present)| *present) {
-        Some((option, _)) => Err(UsageError(format!(
-            "'{option}' is a search limit: it {why}"
-        ))),
+    match given.iter().find(|(.., present)| *present) {
+        Some((option, what, _)) => Err(UsageError(format!("'{option}' is {what}: it {why}"))),
         None => Ok(()),
     }
 }
@@ -150,6 +150,22 @@ fn limits(raw: &RawArgs) -> Result<Limits, UsageError> {
         timeout: raw.timeout.as_deref().map(timeout).transpose()?,
         diff: raw.diff.as_deref().map(diff).transpose()?,
         cancel: None,
+        length: length(raw)?,
+    })
+}
+
+/// `--fast`, `--optimal` or neither (clap refuses both at once).
+fn length(raw: &RawArgs) -> Result<Length, UsageError> {
+    if raw.optimal && raw.diff.is_some() {
+        return Err(UsageError(
+            "'--diff' cannot be used with '--optimal': forgetting positions would void the proof"
+                .into(),
+        ));
+    }
+    Ok(match (raw.fast, raw.optimal) {
+        (true, _) => Length::AsFound,
+        (_, true) => Length::Optimal,
+        _ => Length::Shortened,
     })
 }
 

@@ -12,7 +12,7 @@ use super::{EXIT_ECHEC, EXIT_INSOLUBLE, EXIT_SUCCES, export};
 use crate::check::{self, Verdict};
 use crate::deal::Deal;
 use crate::rules::GameId;
-use crate::search::{self, Limit, Limits, Outcome, Report, Stats};
+use crate::search::{self, Length, Limit, Limits, Outcome, Report, Stats};
 use crate::solution;
 use crate::state::Move;
 
@@ -27,7 +27,10 @@ pub(super) fn run(
     let report = search_with_progress(deal, limits);
     let summary = summary(deal.id, &report.stats);
     match report.outcome {
-        Outcome::Solved(moves) => solved(deal, &moves, file, export, &summary),
+        Outcome::Solved(moves) => {
+            let proven = limits.length == Length::Optimal;
+            solved(deal, &moves, file, export, &summary, proven)
+        }
         Outcome::Insoluble => insoluble(deal.id, &summary),
         Outcome::GaveUp(limit) => gave_up(limit, &summary),
     }
@@ -98,22 +101,29 @@ fn summary(id: GameId, s: &Stats) -> String {
     )
 }
 
-/// Writes a solution, replayed first so nothing wrong is ever written.
+/// Writes a solution, replayed first so nothing wrong is ever written;
+/// `optimal` when it is proven shortest.
 fn solved(
     deal: &Deal,
     moves: &[Move],
     file: &Path,
     export: Option<&Export>,
     summary: &str,
+    optimal: bool,
 ) -> Result<u8> {
     if let Verdict::Failed { why, .. } = check::replay_moves(deal, moves) {
         bail!("internal error: the solution found does not replay ({why}); nothing written");
     }
     solution::write_atomically(file, solution::format(moves).as_bytes())?;
     say!(
-        "{summary}, {} moves written to {}",
+        "{summary}, {} moves written to {}{}",
         moves.len(),
-        Shown(file)
+        Shown(file),
+        if optimal {
+            ", optimal: no solution is shorter"
+        } else {
+            ""
+        }
     )?;
     export::write(deal, moves, export)?;
     say!("SUCCES")?;

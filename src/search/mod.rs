@@ -22,13 +22,20 @@
 //! a position, admit its children), `order` (the tie-break inside a
 //! bucket), `frontier` (buckets and depth-first stack), `visited` (the
 //! store and its table), `path` (the moves back from a won position, made
-//! shorter).
+//! shorter), `shorten` (the default's bounded effort to make a solution
+//! shorter). `--optimal` runs `optimal` (an A* search, with `open`, its
+//! open list) instead of the portfolio.
 
 mod attempt;
 mod frontier;
+#[cfg(test)]
+mod length_tests;
+mod open;
+mod optimal;
 mod order;
 mod path;
 mod portfolio;
+mod shorten;
 #[cfg(test)]
 mod tests;
 mod visited;
@@ -39,6 +46,8 @@ use std::time::Duration;
 
 use crate::deal::Deal;
 use crate::state::Move;
+
+pub use shorten::{SHORTEN_FLOOR, SHORTEN_SHARE_DIVISOR, SHORTEN_TIME_CAP, SHORTEN_TIME_FLOOR};
 
 /// Default `--max-states`: about 2 GB at the ~40 bytes each stored
 /// position costs at peak, well under the 4 GB a 24 GB machine can spare.
@@ -56,6 +65,24 @@ pub struct Limits {
     /// Set from outside (a signal handler, another thread that found the
     /// answer) to stop the search as soon as it next looks at the clock.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// How short the solution must be, and so what finding it may cost.
+    pub length: Length,
+}
+
+/// How short a solution [`search`] looks for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Length {
+    /// The first solution found, with detours of one or two moves cut
+    /// (`--fast`).
+    AsFound,
+    /// The first solution found, then made shorter within a budget bounded
+    /// by the search's own effort (see [`SHORTEN_SHARE_DIVISOR`]): the
+    /// default.
+    #[default]
+    Shortened,
+    /// The fewest moves, proven (`--optimal`): an A* search instead of the
+    /// portfolio; a solution it returns is a shortest one.
+    Optimal,
 }
 
 impl Limits {
@@ -74,6 +101,7 @@ impl Default for Limits {
             timeout: None,
             diff: None,
             cancel: None,
+            length: Length::default(),
         }
     }
 }
@@ -156,5 +184,9 @@ pub type Progress<'a> = &'a mut dyn FnMut(&Stats);
 /// Searches the deal for a solution within `limits`.
 pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Report {
     crate::memory::return_freed_memory();
-    portfolio::run(deal, limits, progress)
+    match limits.length {
+        Length::AsFound => portfolio::run(deal, limits, progress),
+        Length::Shortened => shorten::after(deal, limits, portfolio::run(deal, limits, progress)),
+        Length::Optimal => optimal::run(deal, limits, progress),
+    }
 }

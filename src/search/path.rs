@@ -10,9 +10,21 @@ use crate::state::{Key, KeyDecoder, Move, State};
 /// The moves from the root to the stored position `index`: each step is
 /// the one move of the parent whose child has the stored key.
 pub(super) fn path_to(visited: &Visited, decoder: &KeyDecoder, index: u32) -> Vec<Move> {
+    chain_moves(visited, decoder, index, |i| visited.parent(i))
+}
+
+/// The moves from the root to the stored position `index`, following
+/// `parent` back (it gives [`NO_PARENT`] at the root): each step is the
+/// one move of the parent whose child has the stored key.
+pub(super) fn chain_moves(
+    visited: &Visited,
+    decoder: &KeyDecoder,
+    index: u32,
+    parent: impl Fn(u32) -> u32,
+) -> Vec<Move> {
     let mut chain = vec![index];
-    while visited.parent(*chain.last().unwrap()) != NO_PARENT {
-        chain.push(visited.parent(*chain.last().unwrap()));
+    while parent(*chain.last().unwrap()) != NO_PARENT {
+        chain.push(parent(*chain.last().unwrap()));
     }
     chain.reverse();
     chain

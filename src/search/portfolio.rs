@@ -142,8 +142,7 @@ pub(super) fn run(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> R
             let attempt = Limits {
                 max_states: budget.min(limits.max_states),
                 timeout: limits.timeout.map(|t| t.saturating_sub(start.elapsed())),
-                diff: limits.diff,
-                cancel: limits.cancel.clone(),
+                ..limits.clone()
             };
             let report = search.attempt(deal, &attempt, order);
             match report.outcome {

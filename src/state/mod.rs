@@ -14,6 +14,7 @@
 //! proofs of what it adds).
 
 mod bits;
+mod bound;
 mod key;
 mod lost;
 mod moves;
@@ -26,6 +27,7 @@ use crate::cards::{CARDS, Card, KING, Name, SUITS, card_of};
 use crate::deal::Deal;
 use crate::rules::Rules;
 
+pub use bound::ColumnFacts;
 pub use key::{Key, KeyDecoder};
 pub use lost::Survey;
 pub use moves::{Dest, Illegal, Move};

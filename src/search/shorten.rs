@@ -1,0 +1,179 @@
+//! Shorter by default: once the portfolio has a solution, a bounded extra
+//! effort makes it shorter. Beam searches of growing width look for a
+//! shorter solution from the deal (`beam.rs`), then edits leave out the
+//! moves that were never needed (`edits.rs`). The result replaces the
+//! solution only when it is shorter and replays to a won game through
+//! `-check`'s own code, so a `SUCCES` stays one.
+//!
+//! The effort is bounded twice, and stops at the first bound it meets.
+//! In positions expanded, as the search counts its own: one per
+//! [`SHORTEN_SHARE_DIVISOR`] of the search's, at least [`SHORTEN_FLOOR`];
+//! this is the bound that binds on a machine that is not overloaded, so
+//! the same solution comes every run. In time, a safety net: as long as
+//! the search took, at least [`SHORTEN_TIME_FLOOR`], never more than
+//! [`SHORTEN_TIME_CAP`] nor past `--timeout`. So the shortening adds
+//! about two thirds of the search's time, and on quick deals the floor.
+
+mod beam;
+mod edits;
+
+use std::time::{Duration, Instant};
+
+use self::beam::Ranking;
+use super::{Limits, Outcome, Report};
+use crate::check::{Verdict, replay_moves};
+use crate::deal::Deal;
+use crate::state::{Move, State};
+
+/// Positions the shortening may expand at least, whatever the search
+/// cost: beams of 16 and 32 over a 40-move solution.
+pub const SHORTEN_FLOOR: u64 = 1_500;
+/// The shortening may expand one position per this many the search
+/// expanded (a beam's expansion costs about two of the search's: it ranks
+/// every child).
+pub const SHORTEN_SHARE_DIVISOR: u64 = 3;
+/// It may take as long as the search took, or this long when the search
+/// was quicker, ...
+pub const SHORTEN_TIME_FLOOR: Duration = Duration::from_millis(50);
+/// ... and never longer than this.
+pub const SHORTEN_TIME_CAP: Duration = Duration::from_secs(2);
+/// The first beams' width.
+const FIRST_WIDTH: usize = 16;
+/// The beams' rankings, in the order they take turns.
+const RANKINGS: [Ranking; 2] = [Ranking::Room, Ranking::Bound];
+/// Moves replayed by an edit's check per position of the budget: about
+/// the moves an expansion generates.
+const MOVES_PER_POSITION: u64 = 16;
+
+/// What the shortening may still spend.
+pub(super) struct Budget {
+    left: u64,
+    spent: u64,
+    deadline: Instant,
+    /// For the flag that stops the search ([`Limits::cancel`]).
+    limits: Limits,
+}
+
+impl Budget {
+    fn new(positions: u64, deadline: Instant, limits: &Limits) -> Budget {
+        Budget {
+            left: positions,
+            spent: 0,
+            deadline,
+            limits: limits.clone(),
+        }
+    }
+
+    /// Counts `positions` expanded.
+    fn spend(&mut self, positions: u64) {
+        self.left = self.left.saturating_sub(positions);
+        self.spent += positions;
+    }
+
+    /// Counts `moves` replayed.
+    fn spend_moves(&mut self, moves: usize) {
+        self.spend((moves as u64).div_ceil(MOVES_PER_POSITION));
+    }
+
+    fn exhausted(&self) -> bool {
+        self.left == 0 || Instant::now() >= self.deadline || self.limits.cancelled()
+    }
+}
+
+/// The search's report, its solution made shorter within the budget its
+/// own effort sets; the figures count the shortening's positions and time.
+pub(super) fn after(deal: &Deal, limits: &Limits, report: Report) -> Report {
+    let Report { outcome, mut stats } = report;
+    let Outcome::Solved(moves) = outcome else {
+        return Report { outcome, stats };
+    };
+    let start = Instant::now();
+    let mut time = stats.elapsed.max(SHORTEN_TIME_FLOOR).min(SHORTEN_TIME_CAP);
+    if let Some(timeout) = limits.timeout {
+        time = time.min(timeout.saturating_sub(stats.elapsed));
+    }
+    let deadline = start + time;
+    let positions = SHORTEN_FLOOR.max(stats.expanded / SHORTEN_SHARE_DIVISOR);
+    let mut budget = Budget::new(positions, deadline, limits);
+    let shorter = shorten(&State::new(deal), moves.clone(), &mut budget);
+    stats.expanded += budget.spent;
+    stats.elapsed += start.elapsed();
+    let won = matches!(replay_moves(deal, &shorter), Verdict::Won { .. });
+    let moves = if won && shorter.len() < moves.len() {
+        shorter
+    } else {
+        moves
+    };
+    Report {
+        outcome: Outcome::Solved(moves),
+        stats,
+    }
+}
+
+/// `moves`, a solution from `root`, made shorter within `budget`: beams,
+/// each ranking in turn, each from the best solution so far, twice as
+/// wide once both have run, while the budget has room for the next;
+/// then the edits.
+pub(super) fn shorten(root: &State, moves: Vec<Move>, budget: &mut Budget) -> Vec<Move> {
+    let mut best = moves;
+    let mut width = FIRST_WIDTH;
+    for round in 0.. {
+        let ranking = RANKINGS[round % RANKINGS.len()];
+        let before = budget.spent;
+        let beamed = beam::solve(root, width, ranking, &best, budget);
+        if let Some(shorter) = beamed.moves {
+            best = shorter;
+        }
+        let cost = budget.spent - before;
+        let wider = (round + 1) % RANKINGS.len() == 0;
+        let next_cost = if wider { 2 * cost } else { cost };
+        if !beamed.narrowed || budget.exhausted() || budget.left < next_cost {
+            break;
+        }
+        if wider {
+            width *= 2;
+        }
+    }
+    edits::cut(root, &mut best, budget);
+    best
+}
+
+/// Every position of a solution from `root` on.
+fn positions(root: &State, moves: &[Move]) -> Vec<State> {
+    let mut states = vec![root.clone()];
+    for &mv in moves {
+        let mut next = states.last().unwrap().clone();
+        next.apply(mv);
+        states.push(next);
+    }
+    states
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deal::test_deal as deal;
+    use crate::search::{Length, search};
+
+    #[test]
+    fn the_last_moves_of_a_solution_are_left_as_they_are() {
+        // From the positions two, one and no moves before the end: nothing
+        // to shorten, and no beam to run (nor to widen forever).
+        let d = deal("fc", 1);
+        let limits = Limits {
+            length: Length::AsFound,
+            ..Limits::default()
+        };
+        let Outcome::Solved(moves) = search(&d, &limits, None).outcome else {
+            panic!("fc.1 is solvable");
+        };
+        let states = positions(&State::new(&d), &moves);
+        for left in 0..=2 {
+            let from = moves.len() - left;
+            let deadline = Instant::now() + Duration::from_secs(60);
+            let mut budget = Budget::new(u64::MAX, deadline, &limits);
+            let kept = shorten(&states[from], moves[from..].to_vec(), &mut budget);
+            assert_eq!(kept, moves[from..]);
+        }
+    }
+}
