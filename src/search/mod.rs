@@ -42,7 +42,7 @@ mod visited;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::deal::Deal;
 use crate::state::Move;
@@ -91,6 +91,18 @@ impl Limits {
         self.cancel
             .as_ref()
             .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
+    /// What stops a search that started at `start`, if anything does
+    /// now: the flag, or the time.
+    pub fn stop_now(&self, start: Instant) -> Option<Limit> {
+        if self.cancelled() {
+            Some(Limit::Cancelled)
+        } else if self.timeout.is_some_and(|t| start.elapsed() >= t) {
+            Some(Limit::Time)
+        } else {
+            None
+        }
     }
 }
 

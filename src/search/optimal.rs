@@ -225,20 +225,14 @@ impl Astar<'_, '_> {
     /// Reports progress; says whether the time is up or the search was
     /// cancelled.
     fn look_at_the_clock(&mut self) -> Option<Limit> {
-        if self.limits.cancelled() {
-            return Some(Limit::Cancelled);
-        }
-        let now = Instant::now();
-        if self.limits.timeout.is_some_and(|t| now - self.start >= t) {
-            return Some(Limit::Time);
-        }
-        if self.progress.is_some() {
+        let stop = self.limits.stop_now(self.start);
+        if stop.is_none() && self.progress.is_some() {
             let stats = self.stats_now();
             if let Some(report) = self.progress.as_mut() {
                 report(&stats);
             }
         }
-        None
+        stop
     }
 
     fn stats_now(&self) -> Stats {

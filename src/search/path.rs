@@ -122,7 +122,7 @@ fn shortcut(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::check::{Verdict, replay_moves};
     use crate::deal::test_deal as deal;
@@ -132,7 +132,7 @@ mod tests {
     /// `moves` with a detour inserted at the first position where a top
     /// card lies on a card it may be built on, with a register free: the
     /// card parked and put back.
-    fn with_a_detour(deal: &Deal, moves: &[Move]) -> Option<Vec<Move>> {
+    pub(in crate::search) fn with_a_detour(deal: &Deal, moves: &[Move]) -> Option<Vec<Move>> {
         let mut state = State::new(deal);
         for (i, &mv) in moves.iter().enumerate() {
             let park = (0..52u8).find(|&c| {

@@ -28,12 +28,17 @@ use crate::state::{Move, State};
 /// Positions the shortening may expand at least, whatever the search
 /// cost: beams of 16 and 32 over a 40-move solution.
 pub const SHORTEN_FLOOR: u64 = 1_500;
+/// ... or the square of the solution's length divided by this, when that
+/// is more: a long solution (one a depth-first attempt found, on a deal
+/// the score buckets miss) takes wide beams to cut down, and a beam costs
+/// its width times the length.
+pub const SHORTEN_SQUARE_DIVISOR: u64 = 2;
 /// The shortening may expand one position per this many the search
 /// expanded (a beam's expansion costs about two of the search's: it ranks
 /// every child).
 pub const SHORTEN_SHARE_DIVISOR: u64 = 3;
 /// It may take as long as the search took, or this long when the search
-/// was quicker, ...
+/// was quicker, or a millisecond per move of the solution found, ...
 pub const SHORTEN_TIME_FLOOR: Duration = Duration::from_millis(50);
 /// ... and never longer than this.
 pub const SHORTEN_TIME_CAP: Duration = Duration::from_secs(2);
@@ -88,12 +93,18 @@ pub(super) fn after(deal: &Deal, limits: &Limits, report: Report) -> Report {
         return Report { outcome, stats };
     };
     let start = Instant::now();
-    let mut time = stats.elapsed.max(SHORTEN_TIME_FLOOR).min(SHORTEN_TIME_CAP);
+    let length = moves.len() as u32;
+    let mut time = (stats.elapsed)
+        .max(SHORTEN_TIME_FLOOR)
+        .max(Duration::from_millis(length.into()))
+        .min(SHORTEN_TIME_CAP);
     if let Some(timeout) = limits.timeout {
         time = time.min(timeout.saturating_sub(stats.elapsed));
     }
     let deadline = start + time;
-    let positions = SHORTEN_FLOOR.max(stats.expanded / SHORTEN_SHARE_DIVISOR);
+    let positions = (stats.expanded / SHORTEN_SHARE_DIVISOR)
+        .max(SHORTEN_FLOOR)
+        .max(u64::from(length).pow(2) / SHORTEN_SQUARE_DIVISOR);
     let mut budget = Budget::new(positions, deadline, limits);
     let shorter = shorten(&State::new(deal), moves.clone(), &mut budget);
     stats.expanded += budget.spent;

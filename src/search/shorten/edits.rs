@@ -63,40 +63,8 @@ mod tests {
     use super::*;
     use crate::check::{Verdict, replay_moves};
     use crate::deal::test_deal as deal;
+    use crate::search::path::tests::with_a_detour;
     use crate::search::{Length, Limits, Outcome, search};
-    use crate::state::{Dest, FLOOR};
-
-    /// `moves` with a card parked in a register and put back where it was,
-    /// at the first position where a top card lies on a card it may be
-    /// built on and a register is free.
-    fn with_a_detour(root: &State, moves: &[Move]) -> Vec<Move> {
-        let mut state = root.clone();
-        for (i, &mv) in moves.iter().enumerate() {
-            let park = (0..52u8).find(|&c| {
-                let below = state.below(c);
-                state.is_top(c)
-                    && below < FLOOR
-                    && state.free_registers() > 0
-                    && state.rules().build.allows(c, below)
-            });
-            if let Some(card) = park {
-                let onto = state.below(card);
-                let mut longer = moves.to_vec();
-                let back = Move {
-                    card,
-                    dest: Dest::Card(onto),
-                };
-                let parked = Move {
-                    card,
-                    dest: Dest::Register,
-                };
-                longer.splice(i..i, [parked, back]);
-                return longer;
-            }
-            state.apply(mv);
-        }
-        panic!("no position to park a card in");
-    }
 
     #[test]
     fn a_parked_card_put_back_is_cut_and_the_rest_still_wins() {
@@ -110,7 +78,7 @@ mod tests {
                 panic!("fc.{seed} is solvable");
             };
             let root = State::new(&d);
-            let mut longer = with_a_detour(&root, &moves);
+            let mut longer = with_a_detour(&d, &moves).expect("a card to park");
             assert!(matches!(replay_moves(&d, &longer), Verdict::Won { .. }));
             let deadline = Instant::now() + Duration::from_secs(60);
             let mut budget = Budget::new(u64::MAX, deadline, &limits);
@@ -128,7 +96,7 @@ mod tests {
         let Outcome::Solved(moves) = search(&d, &limits, None).outcome else {
             panic!("fc.1 is solvable");
         };
-        let mut longer = with_a_detour(&root, &moves);
+        let mut longer = with_a_detour(&d, &moves).expect("a card to park");
         let before = longer.clone();
         let mut budget = Budget::new(0, Instant::now() + Duration::from_secs(60), &limits);
         assert!(!cut(&root, &mut longer, &mut budget));
