@@ -1,7 +1,12 @@
-//! Replaying a solution file (SPEC §6–7): `SUCCES`, or `ECHEC k` with the
-//! first line `k` that fails, and a sentence saying why.
+//! Replaying a solution file (SPEC §6–7, §9): `SUCCES`, or `ECHEC k` with
+//! the first line `k` that fails, and a sentence saying why. The deal's
+//! foundation rule says which form the file is in: under forced rules
+//! cards go up by themselves and `F` is no destination; under free rules
+//! nothing moves unless a line says so.
 
-use crate::cards::{Card, Name, is_red, rank};
+use std::convert::Infallible;
+
+use crate::cards::{Card, Name, card_of, is_red, rank, suit};
 use crate::deal::Deal;
 use crate::rules::{Build, EmptyColumn, Rules};
 use crate::solution::Line;
@@ -17,45 +22,71 @@ pub enum Verdict {
     Failed { line: usize, why: String },
 }
 
-/// Replays `lines` from the deal's normalized initial position.
+/// Replays `lines` from the deal's initial position: normalized under
+/// forced rules, as dealt under free rules.
 pub fn replay(deal: &Deal, lines: &[Line]) -> Verdict {
-    let mut state = State::new(deal);
-    for (i, line) in lines.iter().enumerate() {
+    let Ok(verdict) = replay_lines(
+        State::for_replay(deal),
+        lines.iter().cloned().map(Ok::<_, Infallible>),
+    );
+    verdict
+}
+
+/// Replays `lines` from `start` as they come, one at a time, stopping at
+/// the first that fails: a file being read (`-check`) is read no further
+/// than its first illegal line, and never held whole. A read error (`Err`)
+/// ends the replay as that error: no verdict on a file not read.
+pub fn replay_lines<E>(
+    start: State,
+    lines: impl IntoIterator<Item = Result<Line, E>>,
+) -> Result<Verdict, E> {
+    let mut state = start;
+    let mut played = 0;
+    for line in lines {
+        let line = line?;
+        let number = played + 1;
         let failed = |why: String| Verdict::Failed {
-            line: i + 1,
-            why: format!("move {} ({}): {why}", i + 1, shown(line)),
+            line: number,
+            why: format!("move {number} ({}): {why}", shown(&line)),
         };
-        match line {
-            Err(why) => return failed(why.clone()),
+        match &line {
+            Err(why) => return Ok(failed(why.clone())),
             Ok(mv) => {
                 if let Err(illegal) = state.try_apply(*mv) {
-                    return failed(format!(
+                    return Ok(failed(format!(
                         "{}: {}",
                         describe(*mv),
                         explain(state.rules(), mv.card, illegal)
-                    ));
+                    )));
                 }
             }
         }
+        played = number;
     }
-    if state.is_won() {
-        Verdict::Won { moves: lines.len() }
+    Ok(if state.is_won() {
+        Verdict::Won { moves: played }
     } else {
         Verdict::Failed {
-            line: lines.len() + 1,
+            line: played + 1,
             why: format!(
-                "after {} moves: {} cards on the foundation, not won",
-                lines.len(),
+                "after {played} moves: {} cards on the foundation, not won",
                 state.score()
             ),
         }
-    }
+    })
 }
 
 /// Replays moves known to be well formed (the search's self-check).
 pub fn replay_moves(deal: &Deal, moves: &[Move]) -> Verdict {
-    let lines: Vec<Line> = moves.iter().copied().map(Ok).collect();
-    replay(deal, &lines)
+    replay_moves_from(State::for_replay(deal), moves)
+}
+
+/// Replays moves known to be well formed from `start`, a position reached
+/// from the deal (a player's, mid-game): move numbers count from there.
+pub fn replay_moves_from(start: State, moves: &[Move]) -> Verdict {
+    let lines = moves.iter().map(|&mv| Ok::<Line, Infallible>(Ok(mv)));
+    let Ok(verdict) = replay_lines(start, lines);
+    verdict
 }
 
 fn shown(line: &Line) -> String {
@@ -97,6 +128,16 @@ pub(crate) fn explain(rules: &Rules, card: Card, illegal: Illegal) -> String {
         Illegal::NoRegisters => format!("{game} has no registers"),
         Illegal::RegistersFull => "every register is full".to_string(),
         Illegal::RegisterToRegister => "the card is already in a register".to_string(),
+        Illegal::FoundationIsForced => "with forced foundation moves a file never moves a card to the foundation: cards go up by themselves (a file with F lines is read with --foundation free)".to_string(),
+        Illegal::NotNextUp { height: 0 } => format!(
+            "its foundation is empty: {} goes up first",
+            Name(card_of(1, suit(card)))
+        ),
+        Illegal::NotNextUp { height } => format!(
+            "its foundation's top card is {}: {} goes up next",
+            Name(card_of(height, suit(card))),
+            Name(card_of(height + 1, suit(card)))
+        ),
     }
 }
 
@@ -128,6 +169,7 @@ fn describe(mv: Move) -> String {
         Dest::Card(onto) => format!("{} onto {}", Name(mv.card), Name(onto)),
         Dest::EmptyColumn => format!("{} to an empty column", Name(mv.card)),
         Dest::Register => format!("{} to a register", Name(mv.card)),
+        Dest::Foundation => format!("{} to the foundation", Name(mv.card)),
     }
 }
 
@@ -158,6 +200,35 @@ mod tests {
         assert!(matches!(v, Verdict::Failed { line: 2, .. }));
     }
 
+    /// Under free rules `F` takes only a suit's next card, and says which;
+    /// under forced rules it is never a move of a file.
+    #[test]
+    fn a_foundation_move_names_the_card_that_goes_up_next() {
+        let free = deal("fc", 123).with_foundation(crate::foundation::Foundation::Free);
+        // Q♦ (47) tops the fifth column; A♦ is up once 2♥ has moved.
+        let v = replay(&free, &parse(b"6 T\n3 F\n47 F\n"));
+        let Verdict::Failed { line: 3, why } = v else {
+            panic!("{v:?}");
+        };
+        assert_eq!(
+            why,
+            "move 3 (47 F): Q♦ to the foundation: its foundation's top card is A♦: 2♦ goes up next"
+        );
+        let v = replay(&free, &parse(b"6 T\n7 F\n"));
+        let Verdict::Failed { line: 2, why } = v else {
+            panic!("{v:?}");
+        };
+        assert!(
+            why.ends_with("its foundation is empty: A♦ goes up first"),
+            "{why}"
+        );
+        let v = replay(&deal("fc", 123), &parse(b"6 T\n3 F\n"));
+        let Verdict::Failed { line: 2, why } = v else {
+            panic!("{v:?}");
+        };
+        assert!(why.contains("with forced foundation moves"), "{why}");
+    }
+
     #[test]
     fn a_game_without_registers_refuses_t() {
         let d = deal("bd", 1);
@@ -167,5 +238,22 @@ mod tests {
             Verdict::Failed { line: 1, why } => assert!(why.contains("no registers"), "{why}"),
             v => panic!("{v:?}"),
         }
+    }
+
+    #[test]
+    fn a_stream_is_read_no_further_than_its_first_bad_line() {
+        let mut pulled = 0;
+        let lines = parse(b"33 T\n33 T\n1 T\n1 T\n")
+            .into_iter()
+            .inspect(|_| pulled += 1);
+        let v = replay_lines(State::new(&deal("fc", 123)), lines.map(Ok::<_, ()>));
+        assert!(matches!(v, Ok(Verdict::Failed { line: 2, .. })), "{v:?}");
+        assert_eq!(pulled, 2);
+        // A read error is no verdict.
+        let lines = [Ok(parse(b"33 T")[0].clone()), Err("unreadable")];
+        assert_eq!(
+            replay_lines(State::new(&deal("fc", 123)), lines),
+            Err("unreadable")
+        );
     }
 }

@@ -2,13 +2,18 @@
 //! game's columns and registers, before any card goes to the foundation.
 
 use crate::cards::{CARDS, Card, KING, rank};
+use crate::foundation::Foundation;
 use crate::rules::GameId;
 use crate::shuffle::permutation;
 
-/// The cards as xpat2 lays them out for a deal, nothing played yet.
+/// The cards as xpat2 lays them out for a deal, nothing played yet, and
+/// the foundation rule the deal is played by.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deal {
     pub id: GameId,
+    /// Forced foundation moves (SPEC §5, the default) or free (SPEC §9):
+    /// every position of the deal, its moves and its files follow it.
+    pub foundation: Foundation,
     /// Columns in xpat2's order, each from its bottom (buried) card to its
     /// top card.
     pub columns: Vec<Vec<Card>>,
@@ -38,9 +43,15 @@ impl Deal {
         }
         Deal {
             id,
+            foundation: Foundation::Forced,
             columns,
             registers,
         }
+    }
+
+    /// The same deal played by the foundation rule `foundation`.
+    pub fn with_foundation(self, foundation: Foundation) -> Deal {
+        Deal { foundation, ..self }
     }
 
     /// For every card, the card it lies on in the deal, or `None` for a

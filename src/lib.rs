@@ -5,7 +5,8 @@
 //!
 //! - §1 names, §4 deal shapes, §5 building rules: [`rules`], [`deal`]
 //! - §2 cards: [`cards`]; §3 the shuffle: [`shuffle`]
-//! - §5 moves and normalization, §8 dead runs: [`state`]
+//! - §5 moves and normalization, §8 dead runs: [`state`]; §9 free
+//!   foundation moves: [`foundation`], [`state`]
 //! - §6 solution files: [`solution`]; §7 verdicts: [`check`]
 //! - §7 the command line and its exit codes: [`cli`]; xpat2's save
 //!   files: [`xpat2`]
@@ -14,12 +15,15 @@ pub mod cards;
 pub mod check;
 pub mod cli;
 pub mod deal;
+pub mod foundation;
 pub mod html;
 pub mod memory;
+pub mod output;
 pub mod rules;
 pub mod search;
 pub mod shuffle;
 pub mod solution;
 pub mod state;
+pub mod survey;
 pub mod xpat2;
 pub mod xpat2_load;

@@ -1,11 +1,16 @@
 //! `xpat-solver RULE.SEED [-check FILE | -search FILE]`: see `--help`.
+//! `xpat-solver survey ...`: see `xpat-solver survey --help`.
 
 use std::process::ExitCode;
 
-use xpat_solver::cli;
+use xpat_solver::{cli, survey};
 
 fn main() -> ExitCode {
-    match cli::parse(std::env::args_os()) {
+    let mut args: Vec<_> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| a == "survey") {
+        return ExitCode::from(survey::main(args.split_off(2)));
+    }
+    match cli::parse(args) {
         Ok(options) => ExitCode::from(cli::run(options)),
         Err(code) => ExitCode::from(code),
     }

@@ -8,13 +8,18 @@ use std::path::Path;
 
 use common::{TempDir, run};
 
-/// Solves `deal` into `file` with `options`; the moves written.
+/// Solves `deal` into `file` with `options`, checks the file (under the
+/// same `--foundation` rule); the moves written.
 fn solve(deal: &str, file: &Path, options: &[&str]) -> usize {
     let mut args = vec![deal, "-search", file.to_str().unwrap()];
     args.extend(options);
     let r = run(&args);
     assert_eq!(r.verdict(), ("SUCCES", 0), "{args:?}: {r:?}");
-    let check = run([deal, "-check", file.to_str().unwrap()]);
+    let mut check = vec![deal, "-check", file.to_str().unwrap()];
+    if let Some(at) = options.iter().position(|&o| o == "--foundation") {
+        check.extend(&options[at..at + 2]);
+    }
+    let check = run(&check);
     assert_eq!(
         check.verdict(),
         ("SUCCES", 0),
@@ -57,6 +62,64 @@ fn optimal_finds_the_fewest_moves() {
     assert_eq!(solve("mo.409", &file, &["--optimal"]), 12);
     assert!(solve("mo.409", &file, &[]) >= 12);
     assert!(solve("mo.409", &file, &["--fast"]) >= 12);
+}
+
+#[test]
+fn under_free_rules_every_foundation_move_counts_and_the_default_shortens_too() {
+    let dir = TempDir::new("length-free");
+    let file = dir.join("out.sol");
+    let free = ["--foundation", "free"];
+    // Seahaven: the free game is the forced one, every card's foundation
+    // move written out: 52 more moves, the fewest too.
+    let forced = solve("st.3", &file, &["--optimal"]);
+    let written = solve("st.3", &file, &[&free[..], &["--optimal"]].concat());
+    assert_eq!(written, forced + 52);
+    // FreeCell and Baker's Dozen: the default's file is never longer than
+    // --fast's, --optimal's never longer than the default's, all checked.
+    let mut shortened = 0;
+    for deal in ["fc.1", "bd.4"] {
+        let fast = solve(deal, &file, &[&free[..], &["--fast"]].concat());
+        let default = solve(deal, &file, &free);
+        let optimal = solve(deal, &file, &[&free[..], &["--optimal"]].concat());
+        assert!(
+            optimal <= default && default <= fast,
+            "{deal}: {optimal} {default} {fast}"
+        );
+        shortened += usize::from(default < fast);
+    }
+    assert!(shortened >= 1, "the default shortened {shortened} of 2");
+}
+
+#[test]
+fn the_survey_shortens_by_default_and_says_as_much_with_fast_or_optimal() {
+    let moves = |options: &[&str]| -> String {
+        let mut args = vec!["survey", "mo,fc", "409,1", "--jobs", "1"];
+        args.extend(options);
+        let r = run(&args);
+        assert_eq!(r.code, 0, "{args:?}: {r:?}");
+        let mut rows: Vec<String> = r
+            .stdout
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                format!("{}.{} {} {}", f[0], f[1], f[2], f[3])
+            })
+            .collect();
+        rows.sort();
+        rows.join(", ")
+    };
+    // FreeCell 1: 36 moves as found, 31 shortened; Midnight Oil 409: 14
+    // as found, 12 at the fewest.
+    let fast = moves(&["--fast"]);
+    assert!(
+        fast.contains("FreeCell.1 SUCCES 36") && fast.contains("MidnightOil.409 SUCCES 14"),
+        "{fast}"
+    );
+    let default = moves(&[]);
+    assert!(default.contains("FreeCell.1 SUCCES 31"), "{default}");
+    let optimal = moves(&["--optimal"]);
+    assert!(optimal.contains("MidnightOil.409 SUCCES 12"), "{optimal}");
 }
 
 #[test]

@@ -9,7 +9,8 @@ use clap::{Arg, Command, CommandFactory, FromArgMatches, Parser};
 
 use super::help;
 use crate::search::{
-    Limits, SHORTEN_FLOOR, SHORTEN_SHARE_DIVISOR, SHORTEN_TIME_CAP, SHORTEN_TIME_FLOOR,
+    BYTES_PER_POSITION, DEFAULT_MAX_STATES, Limits, MIN_DEFAULT_MAX_STATES, SHORTEN_CAP,
+    SHORTEN_FLOOR, SHORTEN_SHARE_DIVISOR, SHORTEN_SQUARE_DIVISOR, SHORTEN_TIME_CAP,
 };
 
 /// The heading of the search limits in `--help`.
@@ -24,7 +25,13 @@ const LENGTH: &str = "Solution length (only with -search)";
 pub(super) struct RawArgs {
     /// The deal: a game and a seed, e.g. FreeCell.123456 or fc.123456
     #[arg(value_name = "RULE.SEED")]
-    pub game: String,
+    pub game: Option<String>,
+
+    /// Start from a game a player saved in xpat2, mid-game, instead of
+    /// RULE.SEED: -search finds a win from their position, -check FILE
+    /// replays FILE from there
+    #[arg(long, value_name = "SAVE")]
+    pub from_xpat2: Option<PathBuf>,
 
     /// Replay the solution in FILE; last line SUCCES or ECHEC k
     #[arg(long, value_name = "FILE")]
@@ -60,15 +67,27 @@ pub(super) struct RawArgs {
     #[arg(long, help_heading = LENGTH, conflicts_with = "fast")]
     pub optimal: bool,
 
+    /// Foundation moves: forced (every card that can go up goes up at once,
+    /// the course's rules) or free (the player's moves, written CARD F, as
+    /// in xpat2) [default: forced]
+    #[arg(long, value_name = "RULE")]
+    pub foundation: Option<String>,
+
     /// Also write the solution as an xpat2 save: PATH, or in directory PATH
     /// xpat2's own name (FreeCell.000000123); watch it with `xpat2 FILE`
     #[arg(long, value_name = "PATH")]
     pub xpat2: Option<PathBuf>,
 
-    /// Where the save opens: start (Redo plays the moves) or end (the won
-    /// game; Undo steps back) [default: start]
+    /// Where the save opens: start (Redo plays the moves; with
+    /// --from-xpat2, the player's position) or end (the won game; Undo
+    /// steps back) [default: start]
     #[arg(long, value_name = "WHERE")]
     pub xpat2_at: Option<String>,
+
+    /// Also write the solution as a web page that replays it, one file
+    /// with nothing beside it: open PAGE in a browser
+    #[arg(long, value_name = "PAGE")]
+    pub html: Option<PathBuf>,
 }
 
 /// Why parsing stopped before there was anything to run.
@@ -80,7 +99,8 @@ pub(super) enum Stop {
 }
 
 /// The command with what `--help` computes: the games from the rules'
-/// table, the default state limit from the search's.
+/// table, the default state limit from the search's (from this machine's
+/// free memory, so the help says how it was found).
 fn command() -> Command {
     let max_states = Limits::default().max_states;
     RawArgs::command()
@@ -88,7 +108,9 @@ fn command() -> Command {
         .after_help(help::after_help())
         .mut_arg("max_states", |arg: Arg| {
             arg.help(format!(
-                "Give up after storing N positions [default: {max_states}]"
+                "Give up after storing N positions [default: {max_states}: half the memory \
+                 free now, at {BYTES_PER_POSITION} B a position, kept between \
+                 {MIN_DEFAULT_MAX_STATES} and {DEFAULT_MAX_STATES}]"
             ))
         })
         .mut_arg("fast", |arg: Arg| arg.help(fast_help()))
@@ -99,13 +121,14 @@ fn command() -> Command {
 fn fast_help() -> String {
     format!(
         "Keep the first solution found (detours of 1 or 2 moves cut). By \
-         default beam searches then look for a shorter one, within at most \
-         max({SHORTEN_FLOOR}, the search's expanded positions / {d}) positions \
-         and max({} ms, the search's time), never over {} s nor past \
-         --timeout; a result is kept only when shorter and replayed as won",
-        SHORTEN_TIME_FLOOR.as_millis(),
+         default beam searches then look for a shorter one, expanding at most \
+         max({SHORTEN_FLOOR}, the search's expanded positions / {d}, moves² / {q}) \
+         positions (about a third to two thirds of the search's time), never more \
+         than {SHORTEN_CAP} nor {} s nor past --timeout; a result is kept only when \
+         shorter and replayed as won",
         SHORTEN_TIME_CAP.as_secs(),
         d = SHORTEN_SHARE_DIVISOR,
+        q = SHORTEN_SQUARE_DIVISOR,
     )
 }
 
@@ -235,7 +258,10 @@ mod tests {
     #[test]
     fn one_and_two_dash_options() {
         let a = raw("x fc.7 -check a.sol").unwrap();
-        assert_eq!((a.game.as_str(), a.check), ("fc.7", Some("a.sol".into())));
+        assert_eq!(
+            (a.game.as_deref(), a.check),
+            (Some("fc.7"), Some("a.sol".into()))
+        );
         let a = raw("x FreeCell.7 --search b.sol -max-states 10 -xpat2-at end").unwrap();
         assert_eq!(a.search, Some("b.sol".into()));
         assert_eq!(a.max_states.as_deref(), Some("10"));
@@ -249,7 +275,10 @@ mod tests {
         assert_eq!(a.timeout.as_deref(), Some("-1"));
         assert_eq!(a.diff.as_deref(), Some("-2"));
         let a = raw("x --search=-s.sol -- fc.1").unwrap();
-        assert_eq!((a.game.as_str(), a.search), ("fc.1", Some("-s.sol".into())));
+        assert_eq!(
+            (a.game.as_deref(), a.search),
+            (Some("fc.1"), Some("-s.sol".into()))
+        );
     }
 
     #[test]
@@ -258,7 +287,6 @@ mod tests {
         assert!(e.contains("unexpected argument '--chek'"), "{e}");
         assert!(e.contains("a similar argument exists: '--check'"), "{e}");
         assert!(!e.contains('\n'), "{e}");
-        assert!(raw("x").unwrap_err().contains("<RULE.SEED>"));
         assert!(raw("x fc.1 fc.2").unwrap_err().contains("'fc.2'"));
     }
 }

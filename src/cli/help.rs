@@ -6,15 +6,19 @@ use std::fmt::Write;
 
 use crate::rules::{GAMES, MAX_SEED, Rules};
 
-/// The command's three forms, each with what it does.
+/// The command's forms, each with what it does.
 pub(super) const USAGE_FORMS: &str = "\
 xpat-solver RULE.SEED                 show the deal, normalized
        xpat-solver RULE.SEED -check FILE     replay the solution in FILE
-       xpat-solver RULE.SEED -search FILE    search, write a solution to FILE";
+       xpat-solver RULE.SEED -search FILE    search, write a solution to FILE
+       xpat-solver --from-xpat2 SAVE -search FILE
+                                             win a player's xpat2 game from where they saved it
+       xpat-solver --from-xpat2 SAVE -check FILE
+                                             replay FILE from the player's position";
 
 /// The end of every usage error: the short form, and where to learn more.
 pub(super) const USAGE_LINE: &str =
-    "usage: xpat-solver RULE.SEED [-check FILE | -search FILE] (see --help)";
+    "usage: xpat-solver RULE.SEED|--from-xpat2 SAVE [-check FILE | -search FILE] (see --help)";
 
 const EXIT_CODES: &str = "\
 Last line on stdout, and exit code:
@@ -29,12 +33,27 @@ Examples:
   xpat-solver fc.123456 -search out.sol       solve it, write the moves to out.sol
   xpat-solver fc.123456 -check out.sol        replay a solution file
   xpat-solver st.35 -search st35.sol --timeout 10
-  xpat-solver bd.7 -search bd7.sol --xpat2 .  also write BakersDozen.000000007 for xpat2";
+  xpat-solver bd.7 -search bd7.sol --xpat2 .  also write BakersDozen.000000007 for xpat2
+  xpat-solver fc.123 -search fc.sol --html fc.html
+                                              also write a web page that replays it
+
+From a player's game (--from-xpat2 SAVE, a file saved in xpat2 mid-game):
+  xpat-solver --from-xpat2 FreeCell.000000123 -search rest.sol --xpat2 won --html won.html
+the game comes from the save; the search starts from the player's position
+(their moves replayed, the ones they undid left out): SUCCES, INSOLUBLE (no
+win from here) or ECHEC. rest.sol holds only the moves from there on, so
+-check it with the same --from-xpat2 SAVE. The save 'won' keeps the player's
+moves and opens at their position, Redo plays the rest (--xpat2-at end: the
+won game); won.html replays the whole game, won.html#k at their position.
+A move in the save the solver cannot follow: exit 3, the move named.";
 
 const SOLUTION_FILES: &str = "\
 A solution file has one move per line: CARD DEST, where CARD is 0..51
 (rank = CARD/4 + 1, suit = CARD%4: 0 clubs, 1 spades, 2 hearts, 3 diamonds)
-and DEST is the card it goes onto, V (an empty column) or T (a free cell).";
+and DEST is the card it goes onto, V (an empty column) or T (a free cell).
+Cards go to the foundation by themselves and no line says so, unless
+--foundation free: then nothing moves by itself, the deal is not normalized,
+and every foundation move is a line CARD F.";
 
 /// Everything after the options, in the order a newcomer reads it.
 pub(super) fn after_help() -> String {

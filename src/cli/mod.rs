@@ -26,16 +26,21 @@ macro_rules! say {
 
 mod args;
 mod export;
+mod files;
 mod help;
 mod options;
 mod output;
+mod page;
 mod replay;
 mod show;
+mod signals;
 mod solve;
+mod start;
 
-pub use options::{Export, Mode, Options};
+pub use options::{Export, Game, Mode, Options};
 
 use crate::deal::Deal;
+use start::Start;
 
 /// Exit code of `SUCCES`.
 const EXIT_SUCCES: u8 = 0;
@@ -78,15 +83,34 @@ fn print_asked(help: &clap::Error) -> u8 {
 
 /// Runs what the options ask; returns the exit code of SPEC §7.
 pub fn run(options: Options) -> u8 {
-    let deal = Deal::new(options.game);
+    if let Err(e) = signals::install() {
+        output::error(&format!("cannot handle signals: {e}"));
+        return EXIT_USAGE;
+    }
+    let game = &options.game;
+    let foundation = options.foundation;
     let result = match &options.mode {
-        Mode::Show => show::run(&deal),
-        Mode::Check { file, export } => replay::run(&deal, file, export.as_ref()),
+        Mode::Show => match game {
+            Game::Deal(id) => show::run(&Deal::new(*id).with_foundation(foundation)),
+            Game::Save(_) => Err(anyhow::anyhow!(
+                "'--from-xpat2' needs '--check FILE' or '--search FILE'"
+            )),
+        },
+        Mode::Check { file, export, html } => Start::new(game, foundation)
+            .and_then(|start| replay::run(&start, file, export.as_ref(), html.as_deref())),
         Mode::Search {
             file,
             limits,
             export,
-        } => solve::run(&deal, file, limits, export.as_ref()),
+            html,
+        } => Start::new(game, foundation).and_then(|start| {
+            let out = solve::Outputs {
+                file,
+                export: export.as_ref(),
+                html: html.as_deref(),
+            };
+            solve::run(&start, limits, &out)
+        }),
     };
     result.unwrap_or_else(|e| {
         output::error(&format!("{e:#}"));

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::args::RawArgs;
+use crate::foundation::Foundation;
 use crate::rules::GameId;
 use crate::search::{Length, Limits};
 use crate::xpat2;
@@ -15,25 +16,42 @@ use crate::xpat2;
 /// What the program is asked to do, every value checked.
 #[derive(Clone, Debug)]
 pub struct Options {
-    pub game: GameId,
+    pub game: Game,
+    /// `--foundation`: forced (the default) or free foundation moves.
+    pub foundation: Foundation,
     pub mode: Mode,
+}
+
+/// Where the game comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Game {
+    /// `RULE.SEED`: the deal, nothing played.
+    Deal(GameId),
+    /// `--from-xpat2 SAVE`: a player's game, from their position in it
+    /// (the file is read when the mode runs).
+    Save(PathBuf),
 }
 
 /// The three forms of the command.
 #[derive(Clone, Debug)]
 pub enum Mode {
-    /// No mode: show the normalized deal.
+    /// No mode: show the deal's initial position (normalized under forced
+    /// rules).
     Show,
     /// `-check FILE`: replay the solution in `file`.
     Check {
         file: PathBuf,
         export: Option<Export>,
+        /// `--html PAGE`: the web page to write for a valid solution.
+        html: Option<PathBuf>,
     },
     /// `-search FILE`: search within `limits`, write a solution to `file`.
     Search {
         file: PathBuf,
         limits: Limits,
         export: Option<Export>,
+        /// `--html PAGE`: the web page to write for a solution found.
+        html: Option<PathBuf>,
     },
 }
 
@@ -61,8 +79,19 @@ impl TryFrom<RawArgs> for Options {
     type Error = UsageError;
 
     fn try_from(raw: RawArgs) -> Result<Options, UsageError> {
-        let game = game(&raw.game)?;
+        let game = start(&raw)?;
+        let foundation = foundation(raw.foundation.as_deref())?;
+        if foundation == Foundation::Free && matches!(game, Game::Save(_)) {
+            return Err(UsageError(
+                "'--from-xpat2' follows the player's game with forced foundation moves: it cannot be used with '--foundation free'".into(),
+            ));
+        }
         let export = export(&raw)?;
+        let html = raw
+            .html
+            .as_deref()
+            .map(|page| file_name("--html <PAGE>", page))
+            .transpose()?;
         let mode = match (&raw.check, &raw.search) {
             (Some(_), Some(_)) => {
                 return Err(UsageError(
@@ -74,25 +103,60 @@ impl TryFrom<RawArgs> for Options {
                 Mode::Check {
                     file: file_name("--check <FILE>", file)?,
                     export,
+                    html,
                 }
             }
             (None, Some(file)) => Mode::Search {
                 file: file_name("--search <FILE>", file)?,
                 limits: limits(&raw)?,
                 export,
+                html,
             },
             (None, None) => {
                 no_limits(&raw, "needs '--search FILE'")?;
-                if export.is_some() {
-                    return Err(UsageError(
-                        "'--xpat2' needs '--check FILE' or '--search FILE': it writes their solution"
-                            .into(),
-                    ));
-                }
+                needs_a_mode(&raw)?;
                 Mode::Show
             }
         };
-        Ok(Options { game, mode })
+        Ok(Options {
+            game,
+            foundation,
+            mode,
+        })
+    }
+}
+
+/// `RULE.SEED`, or `--from-xpat2 SAVE` instead.
+fn start(raw: &RawArgs) -> Result<Game, UsageError> {
+    match (&raw.game, &raw.from_xpat2) {
+        (Some(text), None) => Ok(Game::Deal(game(text)?)),
+        (None, Some(save)) => Ok(Game::Save(file_name("--from-xpat2 <SAVE>", save)?)),
+        (Some(text), Some(_)) => Err(UsageError(format!(
+            "'{text}' and '--from-xpat2': the save names its game; give one or the other"
+        ))),
+        (None, None) => Err(UsageError(
+            "the following required arguments were not provided: <RULE.SEED> (or --from-xpat2 SAVE)"
+                .into(),
+        )),
+    }
+}
+
+/// Refuses, without a mode, an option that only means something with one.
+fn needs_a_mode(raw: &RawArgs) -> Result<(), UsageError> {
+    let given = [
+        ("--xpat2", raw.xpat2.is_some(), "it writes their solution"),
+        ("--html", raw.html.is_some(), "it writes their solution"),
+        (
+            "--from-xpat2",
+            raw.from_xpat2.is_some(),
+            "they start from the player's position",
+        ),
+    ];
+    match given.iter().find(|(_, present, _)| *present) {
+        Some((option, _, why)) => Err(UsageError(format!(
+            "'{option}' needs '--check FILE' or '--search FILE': {why}"
+        ))),
+        None => Ok(()),
     }
 }
 
@@ -107,6 +171,16 @@ fn game(text: &str) -> Result<GameId, UsageError> {
         }
     };
     Err(invalid("<RULE.SEED>", text, &why))
+}
+
+/// `--foundation RULE`: `forced` or `free`.
+fn foundation(text: Option<&str>) -> Result<Foundation, UsageError> {
+    match text {
+        None => Ok(Foundation::default()),
+        Some(text) => text
+            .parse()
+            .map_err(|why: String| invalid("--foundation <RULE>", text, &why)),
+    }
 }
 
 /// A file name as given, unless it starts with `-`: `-search -out` is
@@ -162,11 +236,7 @@ fn length(raw: &RawArgs) -> Result<Length, UsageError> {
                 .into(),
         ));
     }
-    Ok(match (raw.fast, raw.optimal) {
-        (true, _) => Length::AsFound,
-        (_, true) => Length::Optimal,
-        _ => Length::Shortened,
-    })
+    Ok(Length::asked(raw.fast, raw.optimal))
 }
 
 fn max_states(text: &str) -> Result<u64, UsageError> {

@@ -1,4 +1,6 @@
-//! No mode: the normalized deal, shown as a person reads it.
+//! No mode: the deal's initial position, shown as a person reads it:
+//! normalized under forced rules, as dealt under free rules (where a
+//! solution file starts from it).
 
 use std::fmt::Write;
 
@@ -15,13 +17,13 @@ pub(super) fn run(deal: &Deal) -> Result<u8> {
     Ok(EXIT_SUCCES)
 }
 
-/// The normalized initial position as a person reads it: the foundation,
+/// The initial position of a solution file as a person reads it: the foundation,
 /// the registers, then the columns in xpat2's deal order (first column
 /// first), each from its bottom card to its top card, every card by name
 /// and by the number a solution file uses.
 fn show_initial(deal: &Deal) -> String {
     const SUITS: [&str; 4] = ["♣", "♠", "♥", "♦"];
-    let state = State::new(deal);
+    let state = State::for_replay(deal);
     let card = |c: Card| format!("{:>3}({c:>2})", Name(c));
     let plain = |c: Card| format!("{}({c})", Name(c));
     let mut out = String::new();

@@ -6,65 +6,57 @@ use std::path::Path;
 
 use anyhow::{Result, bail};
 
+use super::files::Files;
 use super::options::Export;
 use super::output::{Shown, note};
-use super::{EXIT_ECHEC, EXIT_INSOLUBLE, EXIT_SUCCES, export};
+use super::start::Start;
+use super::{EXIT_ECHEC, EXIT_INSOLUBLE, EXIT_SUCCES, export, page};
 use crate::check::{self, Verdict};
-use crate::deal::Deal;
+use crate::foundation::Foundation;
 use crate::rules::GameId;
 use crate::search::{self, Length, Limit, Limits, Outcome, Report, Stats};
-use crate::solution;
 use crate::state::Move;
 
-/// Searches the deal; the exit code of SPEC §7.
-pub(super) fn run(
-    deal: &Deal,
-    file: &Path,
-    limits: &Limits,
-    export: Option<&Export>,
-) -> Result<u8> {
-    preflight(file, export)?;
-    let report = search_with_progress(deal, limits);
-    let summary = summary(deal.id, &report.stats);
+/// The outputs of a search as the user named them: the solution file, and
+/// what else to write.
+pub(super) struct Outputs<'a> {
+    pub file: &'a Path,
+    pub export: Option<&'a Export>,
+    pub html: Option<&'a Path>,
+}
+
+/// Searches from the start (the deal, or a player's position); the exit
+/// code of SPEC §7.
+pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
+    let files = Files::for_search(start, out.file, out.export, out.html)?;
+    start.introduce()?;
+    let deal = &start.deal;
+    if deal.foundation == Foundation::Free && deal.id.rules.forced_foundation_is_exact() {
+        say!(
+            "{}: free and forced foundation moves are the same game here (same-suit building: a card that can go up can never hold another); searched with forced moves, every one written out",
+            deal.id.rules.name
+        )?;
+    }
+    let report = search_with_progress(start, limits);
+    let summary = summary(start.deal.id, &report.stats);
     match report.outcome {
         Outcome::Solved(moves) => {
             let proven = limits.length == Length::Optimal;
-            solved(deal, &moves, file, export, &summary, proven)
+            solved(start, &moves, files, out.file, &summary, proven)
         }
-        Outcome::Insoluble => insoluble(deal.id, &summary),
+        Outcome::Insoluble => insoluble(start, &summary),
         Outcome::GaveUp(limit) => gave_up(limit, &summary),
     }
 }
 
-/// Refuses an output that cannot be written before searching, not after.
-fn preflight(file: &Path, export: Option<&Export>) -> Result<()> {
-    let dir = solution::directory_of(file);
-    if !dir.is_dir() {
-        bail!(
-            "cannot write '{}': no directory '{}'",
-            Shown(file),
-            Shown(dir)
-        );
-    }
-    if file.is_dir() {
-        bail!("cannot write '{}': it is a directory", Shown(file));
-    }
-    if let Some(Export { path, .. }) = export {
-        let dir = solution::directory_of(path);
-        if !path.is_dir() && !dir.is_dir() {
-            bail!("--xpat2 '{}': no directory '{}'", Shown(path), Shown(dir));
-        }
-    }
-    Ok(())
-}
-
 /// The search, with its progress line on stderr when that is a terminal.
-fn search_with_progress(deal: &Deal, limits: &Limits) -> Report {
+fn search_with_progress(start: &Start, limits: &Limits) -> Report {
+    let (deal, root) = (&start.deal, &start.root());
     if !std::io::stderr().is_terminal() {
-        return search::search(deal, limits, None);
+        return search::search_from(deal, root, limits, None);
     }
     let mut show = |stats: &Stats| note(format_args!("\r{}", progress(stats)));
-    let report = search::search(deal, limits, Some(&mut show as _));
+    let report = search::search_from(deal, root, limits, Some(&mut show as _));
     note(format_args!("\r{:90}\r", ""));
     report
 }
@@ -104,19 +96,24 @@ fn summary(id: GameId, s: &Stats) -> String {
 /// Writes a solution, replayed first so nothing wrong is ever written;
 /// `optimal` when it is proven shortest.
 fn solved(
-    deal: &Deal,
+    start: &Start,
     moves: &[Move],
+    files: Files,
     file: &Path,
-    export: Option<&Export>,
     summary: &str,
     optimal: bool,
 ) -> Result<u8> {
-    if let Verdict::Failed { why, .. } = check::replay_moves(deal, moves) {
+    if let Verdict::Failed { why, .. } = check::replay_moves_from(start.replay_root(), moves) {
         bail!("internal error: the solution found does not replay ({why}); nothing written");
     }
-    solution::write_atomically(file, solution::format(moves).as_bytes())?;
+    let published = files.publish(start, moves)?;
+    let from = if start.player.is_some() {
+        " (the rest of the player's game: -check it with --from-xpat2)"
+    } else {
+        ""
+    };
     say!(
-        "{summary}, {} moves written to {}{}",
+        "{summary}, {} moves written to {}{}{from}",
         moves.len(),
         Shown(file),
         if optimal {
@@ -125,16 +122,26 @@ fn solved(
             ""
         }
     )?;
-    export::write(deal, moves, export)?;
+    export::say_written(start, published.save)?;
+    page::say_written(start, published.page, moves.len())?;
     say!("SUCCES")?;
     Ok(EXIT_SUCCES)
 }
 
 /// Every reachable position searched: a proof, with forced foundation
-/// moves where the rules make that a restriction (SPEC §7).
-fn insoluble(id: GameId, summary: &str) -> Result<u8> {
-    say!("{summary}: every reachable position searched")?;
-    if !id.rules.forced_foundation_is_exact() {
+/// moves where the rules make that a restriction (SPEC §7); under free
+/// rules, a proof in xpat2's own game (SPEC §9). From a player's
+/// position, the proof is that there is no win from there.
+fn insoluble(start: &Start, summary: &str) -> Result<u8> {
+    let id = start.deal.id;
+    if start.player.is_some() {
+        say!(
+            "{summary}: every position reachable from the player's position searched: no win from here"
+        )?;
+    } else {
+        say!("{summary}: every reachable position searched")?;
+    }
+    if start.deal.foundation == Foundation::Forced && !id.rules.forced_foundation_is_exact() {
         say!("proof holds with forced foundation moves (every playable card goes up at once)")?;
     }
     say!("INSOLUBLE")?;

@@ -34,10 +34,15 @@ fn search_limits(line: &str) -> Limits {
 #[test]
 fn the_three_modes() {
     let o = options("x fc.7").unwrap();
-    assert_eq!((o.game.rules.name, o.game.seed), ("FreeCell", 7));
+    let Game::Deal(id) = o.game else {
+        panic!("not a deal: {:?}", o.game);
+    };
+    assert_eq!((id.rules.name, id.seed), ("FreeCell", 7));
     assert!(matches!(o.mode, Mode::Show));
     let o = options("x st.8 -check a.sol").unwrap();
-    assert!(matches!(o.mode, Mode::Check { file, export: None } if file == Path::new("a.sol")));
+    assert!(
+        matches!(o.mode, Mode::Check { file, export: None, html: None } if file == Path::new("a.sol"))
+    );
     let o = options("x bd.9 --search b.sol").unwrap();
     let Mode::Search { file, limits, .. } = o.mode else {
         panic!("not a search");
@@ -154,4 +159,41 @@ fn bad_deals_name_the_argument() {
     );
     refused("x fc.1.2", "more than one dot");
     refused("x", "<RULE.SEED>");
+}
+
+#[test]
+fn a_web_page_goes_with_a_mode() {
+    let html = |line: &str| match options(line).unwrap().mode {
+        Mode::Check { html, .. } | Mode::Search { html, .. } => html,
+        Mode::Show => panic!("{line}: no mode"),
+    };
+    assert_eq!(
+        html("x fc.7 -check a.sol --html p.html"),
+        Some(PathBuf::from("p.html"))
+    );
+    assert_eq!(
+        html("x fc.7 -search a.sol -html p.html"),
+        Some(PathBuf::from("p.html"))
+    );
+    assert_eq!(html("x fc.7 -search a.sol"), None);
+    refused("x fc.7 --html p.html", "'--html' needs '--check FILE'");
+    refused("x fc.7 -check a.sol --html -p", "looks like an option");
+}
+
+#[test]
+fn a_save_replaces_the_deal() {
+    let o = options("x --from-xpat2 g.save -search a.sol").unwrap();
+    assert_eq!(o.game, Game::Save(PathBuf::from("g.save")));
+    assert!(matches!(o.mode, Mode::Search { .. }));
+    let o = options("x -from-xpat2 g.save -check a.sol --xpat2 . --html p").unwrap();
+    assert_eq!(o.game, Game::Save(PathBuf::from("g.save")));
+    refused(
+        "x --from-xpat2 g.save",
+        "'--from-xpat2' needs '--check FILE'",
+    );
+    refused(
+        "x fc.7 --from-xpat2 g.save -check a.sol",
+        "the save names its game",
+    );
+    refused("x -check a.sol", "<RULE.SEED> (or --from-xpat2 SAVE)");
 }

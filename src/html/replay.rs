@@ -44,7 +44,7 @@ impl Replay {
     /// Replays the legal prefix of `moves`; an illegal move ends the
     /// replay and is reported in [`Replay::stopped`].
     pub fn new(deal: &Deal, moves: &[Move]) -> Replay {
-        let mut state = State::new(deal);
+        let mut state = State::for_replay(deal);
         let start_words = state.score() as usize;
         let mut counts = Vec::with_capacity(moves.len());
         let mut stopped = None;
@@ -133,13 +133,12 @@ fn piles(board: &Board) -> Vec<Vec<Card>> {
         .collect()
 }
 
-/// Whether a move's own card goes to the foundation: never yet. A
-/// free-rule move (`CARD F`, issue 11) will, and its new `Dest` variant
-/// stops the build here and in [`in_words`] until it is given its answer
-/// and its words ("A♠ to the foundation").
+/// Whether a move's own card goes to the foundation: a free-rule move
+/// (`CARD F`, SPEC §9).
 fn sends_itself_up(mv: Move) -> bool {
     match mv.dest {
         Dest::Card(_) | Dest::EmptyColumn | Dest::Register => false,
+        Dest::Foundation => true,
     }
 }
 
@@ -151,6 +150,7 @@ pub fn in_words(mv: Move, up: &[Card]) -> String {
         Dest::Card(onto) => format!("{card} onto {}", Name(onto)),
         Dest::EmptyColumn => format!("{card} to an empty column"),
         Dest::Register => format!("{card} to a free cell"),
+        Dest::Foundation => format!("{card} to the foundation"),
     };
     if !up.is_empty() {
         let names: Vec<String> = up.iter().map(|&c| Name(c).to_string()).collect();
@@ -233,6 +233,27 @@ mod tests {
         assert_eq!(replay.start_up, [2]);
         assert_eq!(replay.start[2], [2]);
         assert!(replay.moves.is_empty());
+    }
+
+    /// Under free rules a move sends its own card up and nothing else goes
+    /// by itself: FreeCell 123's `6 T`, `3 F`, `7 F` are three steps.
+    #[test]
+    fn a_free_foundation_move_is_one_step_to_its_foundation() {
+        let deal = test_deal("fc", 123).with_foundation(crate::foundation::Foundation::Free);
+        let moves = [
+            mv(6, Dest::Register),
+            mv(3, Dest::Foundation),
+            mv(7, Dest::Foundation),
+        ];
+        let replay = Replay::new(&deal, &moves);
+        assert_eq!(replay.stopped, None);
+        assert_eq!(
+            replay.moves.iter().map(Vec::len).collect::<Vec<_>>(),
+            [1, 1, 1]
+        );
+        assert_eq!(replay.moves[1][0].to, 3, "diamonds' foundation");
+        assert_eq!(replay.words[0], "2♥ to a free cell");
+        assert_eq!(replay.words[1], "A♦ to the foundation");
     }
 
     #[test]

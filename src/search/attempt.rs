@@ -4,6 +4,7 @@
 //! admits each child that is new and not lost into the visited set and
 //! the frontier.
 
+use std::collections::TryReserveError;
 use std::time::Instant;
 
 use super::frontier::{Buckets, Frontier, Stack};
@@ -14,21 +15,22 @@ use super::{Limit, Limits, Outcome, Progress, Report, Stats};
 use crate::deal::Deal;
 use crate::state::{KeyDecoder, Move, State};
 
-/// Searches with one ordering: inside the score buckets, or depth-first
-/// when the ordering says so. Reports progress every 4096 expansions, for
-/// its caller to thin out.
+/// Searches from `root` with one ordering: inside the score buckets, or
+/// depth-first when the ordering says so. Reports progress every 4096
+/// expansions, for its caller to thin out.
 pub(super) fn run(
     deal: &Deal,
+    root: &State,
     limits: &Limits,
     order: &Order,
     progress: Option<Progress>,
 ) -> Report {
     match order.kind {
         Kind::Buckets(queue) => {
-            Attempt::new(deal, limits, order, progress, Buckets::new(queue)).run()
+            Attempt::new(deal, root, limits, order, progress, Buckets::new(queue)).run()
         }
         Kind::DepthFirst(dive) => {
-            Attempt::new(deal, limits, order, progress, Stack::new(dive)).run()
+            Attempt::new(deal, root, limits, order, progress, Stack::new(dive)).run()
         }
     }
 }
@@ -41,7 +43,8 @@ const CLOCK_EVERY: u64 = 4096;
 type Child = (Move, State, u64);
 
 struct Attempt<'a, 'p, F> {
-    deal: &'a Deal,
+    /// Where the search starts: the deal's position, or a player's.
+    root: &'a State,
     limits: &'a Limits,
     order: &'a Order,
     progress: Option<Progress<'p>>,
@@ -49,7 +52,7 @@ struct Attempt<'a, 'p, F> {
     decoder: KeyDecoder,
     visited: Visited,
     frontier: F,
-    /// Per stored position, its moves from the deal.
+    /// Per stored position, its moves from the root.
     depths: Vec<u16>,
     stats: Stats,
     /// Whether `--diff` forgot a position: an empty frontier is no proof.
@@ -61,14 +64,15 @@ struct Attempt<'a, 'p, F> {
 
 impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
     fn new(
-        deal: &'a Deal,
+        deal: &Deal,
+        root: &'a State,
         limits: &'a Limits,
         order: &'a Order,
         progress: Option<Progress<'p>>,
         frontier: F,
     ) -> Self {
         Attempt {
-            deal,
+            root,
             limits,
             order,
             progress,
@@ -84,23 +88,25 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
     }
 
     fn run(mut self) -> Report {
-        let root = State::new(self.deal);
+        let root = self.root.clone();
         self.stats.best_score = root.score();
         if root.is_won() {
             return self.finish(Outcome::Solved(Vec::new()));
         }
-        // Lost from the deal: a proof already. Every position stored from
+        // Lost from the root: a proof already. Every position stored from
         // here on is not blocked, as `State::is_blocked_after` asks of a
         // parent.
         if root.is_blocked_for_good() {
             return self.finish(Outcome::Insoluble);
         }
-        let root_index = self
-            .visited
-            .insert(&root.key(), NO_PARENT)
-            .expect("empty set");
         let rank = self.order.rank(&root, &root.survey(), 0);
-        self.frontier.push(root.score(), rank, root_index);
+        // The set is empty, so only memory can keep the deal out of it.
+        let Ok(Some(root_index)) = self.visited.insert(&root.key(), NO_PARENT) else {
+            return self.finish(Outcome::GaveUp(Limit::Memory));
+        };
+        if self.frontier.push(root.score(), rank, root_index).is_err() {
+            return self.finish(Outcome::GaveUp(Limit::Memory));
+        }
 
         while let Some((score, index)) = self.frontier.pop() {
             if let Some(d) = self.limits.diff
@@ -153,6 +159,9 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
         for &(_, _, h) in &children {
             self.visited.prefetch_match(h);
         }
+        if self.make_room(children.len()).is_err() {
+            return Some(Outcome::GaveUp(Limit::Memory));
+        }
         for child in &children {
             if let Some(outcome) = self.admit(&state, index, child) {
                 return Some(outcome);
@@ -174,7 +183,7 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
         if child.is_won() {
             let mut path = path_to(&self.visited, &self.decoder, parent);
             path.push(mv);
-            return Some(Outcome::Solved(shorten(self.deal, path)));
+            return Some(Outcome::Solved(shorten(self.root, path)));
         }
         let key = child.key();
         let Probe::Vacant { slot, tag } = self.visited.probe(&key, *key_hash) else {
@@ -201,8 +210,18 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
         let depth = self.depths[parent as usize].saturating_add(1);
         self.depths.push(depth);
         let rank = self.order.rank(child, &survey, depth);
-        self.frontier.push(score, rank, index);
-        None
+        match self.frontier.push(score, rank, index) {
+            Ok(()) => None,
+            Err(_) => Some(Outcome::GaveUp(Limit::Memory)),
+        }
+    }
+
+    /// Room for `n` more stored positions, in the visited set and the
+    /// depths, before admitting them: admitting then allocates nothing but
+    /// the frontier's growth, which fails on its own.
+    fn make_room(&mut self, n: usize) -> Result<(), TryReserveError> {
+        self.visited.make_room(n)?;
+        self.depths.try_reserve(n)
     }
 
     /// Reports progress; says whether the time is up or the search was

@@ -1,17 +1,19 @@
 //! What an attempt keeps waiting to be expanded: the score buckets, or the
 //! stack of a depth-first attempt, behind one trait so that one attempt
-//! loop drives either.
+//! loop drives either. Both grow fallibly: a push that finds no memory
+//! fails, and the attempt ends as out of memory.
 
 use std::cmp::Reverse;
-use std::collections::VecDeque;
+use std::collections::{TryReserveError, VecDeque};
 
 use super::order::{Dive, Queue};
 use crate::cards::CARDS;
 
 /// The positions waiting to be expanded, as indices into the visited set.
 pub(super) trait Frontier {
-    /// Adds a stored position with its score and tie-break (lower first).
-    fn push(&mut self, score: u8, tie: usize, index: u32);
+    /// Adds a stored position with its score and tie-break (lower first);
+    /// fails, adding nothing, when there is no memory for it.
+    fn push(&mut self, score: u8, tie: usize, index: u32) -> Result<(), TryReserveError>;
     /// The next position to expand, with its score.
     fn pop(&mut self) -> Option<(u8, u32)>;
     /// What [`Frontier::pop`] would give next if nothing is pushed before:
@@ -61,13 +63,17 @@ impl Buckets {
 
 impl Frontier for Buckets {
     #[inline]
-    fn push(&mut self, score: u8, tie: usize, index: u32) {
+    fn push(&mut self, score: u8, tie: usize, index: u32) -> Result<(), TryReserveError> {
         let score = score as usize;
         let tie = tie.min(MAX_RANK);
-        self.queues[score * TIES + tie].push_back(index);
+        let queue = &mut self.queues[score * TIES + tie];
+        // Allocates only when the queue is full, doubling it as push would.
+        queue.try_reserve(1)?;
+        queue.push_back(index);
         self.nonempty[score] |= 1 << tie;
         self.len += 1;
         self.best = self.best.max(score);
+        Ok(())
     }
 
     #[inline]
@@ -145,8 +151,13 @@ impl Stack {
 }
 
 impl Frontier for Stack {
-    fn push(&mut self, score: u8, tie: usize, index: u32) {
+    fn push(&mut self, score: u8, tie: usize, index: u32) -> Result<(), TryReserveError> {
+        // Room on the stack too for every child so far, so that the next
+        // pop moves them there without allocating.
+        self.stack.try_reserve(self.children.len() + 1)?;
+        self.children.try_reserve(1)?;
         self.children.push((score, tie, index));
+        Ok(())
     }
 
     fn pop(&mut self) -> Option<(u8, u32)> {
@@ -194,16 +205,16 @@ mod tests {
     #[test]
     fn the_stack_dives_into_the_last_children_fewest_foundation_cards_first() {
         let mut stack = Stack::new(Dive::FewestCards);
-        stack.push(3, 0, 1);
+        stack.push(3, 0, 1).unwrap();
         assert_eq!(stack.pop(), Some((3, 1)));
         // Children of 1: the lower score first, then the lower tie-break.
-        stack.push(5, 0, 10);
-        stack.push(4, 2, 11);
-        stack.push(4, 1, 12);
+        stack.push(5, 0, 10).unwrap();
+        stack.push(4, 2, 11).unwrap();
+        stack.push(4, 1, 12).unwrap();
         assert_eq!(stack.waiting(), 3);
         assert_eq!(stack.pop(), Some((4, 12)));
         // Children of 12 go before its older siblings.
-        stack.push(9, 0, 20);
+        stack.push(9, 0, 20).unwrap();
         assert_eq!(stack.pop(), Some((9, 20)));
         assert_eq!(stack.pop(), Some((4, 11)));
         assert_eq!(stack.forget_below(5), 0);
@@ -215,11 +226,11 @@ mod tests {
     fn the_buckets_give_the_highest_score_then_the_lowest_tie_break() {
         for (queue, equals) in [(Queue::Fifo, [5, 6]), (Queue::Lifo, [6, 5])] {
             let mut buckets = Buckets::new(queue);
-            buckets.push(3, 0, 1);
-            buckets.push(7, 2, 2);
-            buckets.push(7, 1, 5);
-            buckets.push(7, 1, 6);
-            buckets.push(2, 0, 9);
+            buckets.push(3, 0, 1).unwrap();
+            buckets.push(7, 2, 2).unwrap();
+            buckets.push(7, 1, 5).unwrap();
+            buckets.push(7, 1, 6).unwrap();
+            buckets.push(2, 0, 9).unwrap();
             assert_eq!(buckets.peek(), Some(equals[0]));
             assert_eq!(buckets.pop(), Some((7, equals[0])));
             assert_eq!(buckets.pop(), Some((7, equals[1])));

@@ -7,7 +7,8 @@ use super::optimal::shortest;
 use super::{Length, Limits, Outcome, search};
 use crate::check::{Verdict, replay_moves};
 use crate::deal::{Deal, test_deal as deal};
-use crate::state::State;
+use crate::foundation::Foundation;
+use crate::state::{Dest, FOUNDATION, State};
 
 /// The fewest moves from `root` to a won position, by a breadth-first
 /// search over every move with no pruning and no bound: `None` when no
@@ -94,6 +95,56 @@ fn optimal_is_breadth_first_length_near_the_end_of_seahaven() {
             );
             assert!(length <= Some(back));
         }
+    }
+}
+
+/// Under free rules a file writes every foundation move: from positions
+/// near the end of FreeCell and Baker's Dozen games, the file of
+/// `--optimal`'s solution is as long as a breadth-first search over the
+/// file's own moves (every foundation move one, none automatic) finds,
+/// although the search plays the safe ones by itself and counts none.
+/// The deals are those of 1..40 whose files have the fewest cards left to
+/// go up with two other moves left (every order of those foundation moves
+/// is a position of the breadth-first search).
+#[test]
+fn free_optimal_is_breadth_first_length_with_foundation_moves_counted() {
+    for (game, seed) in [("fc", 17), ("fc", 20), ("fc", 8), ("bd", 23), ("bd", 26)] {
+        let d = deal(game, seed).with_foundation(Foundation::Free);
+        let Outcome::Solved(file) = search(&d, &limits(Length::AsFound), None).outcome else {
+            panic!("{game}.{seed} is solvable");
+        };
+        let others = file.iter().filter(|mv| mv.dest != Dest::Foundation).count();
+        let mut seen = 0;
+        let cut = 1 + file
+            .iter()
+            .position(|mv| {
+                seen += usize::from(mv.dest != Dest::Foundation);
+                seen + 2 >= others
+            })
+            .unwrap();
+        // That position as a replay has it, and as the search does (the
+        // safe foundation moves played).
+        let (mut replayed, mut searched) = (State::for_replay(&d), State::new(&d));
+        for &mv in &file[..cut] {
+            replayed.try_apply(mv).unwrap();
+            if mv.dest != Dest::Foundation || searched.below(mv.card) != FOUNDATION {
+                searched.try_apply(mv).unwrap();
+            }
+        }
+        let found = shortest(&d, searched, &Limits::default(), None);
+        assert_eq!(found.stopped, None, "{game}.{seed}");
+        let moves = found.moves.expect("the file's end is a solution");
+        let counted = moves
+            .iter()
+            .filter(|mv| mv.dest != Dest::Foundation)
+            .count();
+        assert!(counted > 0, "{game}.{seed}: moves but foundation moves");
+        let left_up = 52 - replayed.score() as usize;
+        assert_eq!(
+            Some(counted + left_up),
+            fewest_moves(&replayed),
+            "{game}.{seed}"
+        );
     }
 }
 

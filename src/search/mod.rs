@@ -40,18 +40,57 @@ mod shorten;
 mod tests;
 mod visited;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::deal::Deal;
-use crate::state::Move;
+use crate::foundation::Foundation;
+use crate::state::{Move, State};
 
-pub use shorten::{SHORTEN_FLOOR, SHORTEN_SHARE_DIVISOR, SHORTEN_TIME_CAP, SHORTEN_TIME_FLOOR};
+pub use shorten::{
+    SHORTEN_CAP, SHORTEN_FLOOR, SHORTEN_SHARE_DIVISOR, SHORTEN_SQUARE_DIVISOR, SHORTEN_TIME_CAP,
+};
 
-/// Default `--max-states`: about 2 GB at the ~40 bytes each stored
-/// position costs at peak, well under the 4 GB a 24 GB machine can spare.
+/// The most the default `--max-states` is: about 2.4 GB at
+/// [`BYTES_PER_POSITION`], well under what a 24 GB machine can spare; a
+/// larger search is one a user asks for.
 pub const DEFAULT_MAX_STATES: u64 = 50_000_000;
+
+/// The most positions one attempt can index (`--max-states` at most).
+pub use visited::MAX_STATES;
+/// What one stored position costs at peak, every table counted: 24 bytes
+/// in the store, 2 of depth, its share of the table (4 bytes a slot, 35 to
+/// 70 % full) and of the frontier. The summary line of long searches says
+/// 33 to 44 B (`peak memory ... B/position`); this is the worst case, just
+/// after the table and the frontier have doubled.
+pub const BYTES_PER_POSITION: u64 = 48;
+
+/// The least default `--max-states`, however little memory is said to be
+/// free: a control group counts its page cache as used, so its headroom
+/// can read near 0 on a machine that would give the memory back.
+pub const MIN_DEFAULT_MAX_STATES: u64 = 1_000_000;
+
+/// How many positions fit in `bytes` at [`BYTES_PER_POSITION`], between
+/// [`MIN_DEFAULT_MAX_STATES`] and [`DEFAULT_MAX_STATES`]: the default limit
+/// of a search given that much memory (the survey shares it between its
+/// searches).
+pub fn max_states_for(bytes: u64) -> u64 {
+    (bytes / BYTES_PER_POSITION).clamp(MIN_DEFAULT_MAX_STATES, DEFAULT_MAX_STATES)
+}
+
+/// The default `--max-states`: what half the memory this process may still
+/// take ([`crate::memory::usable`]: the machine's, or its control group's)
+/// holds, so that a search on a small machine or in a container gives up
+/// with `ECHEC` instead of being killed. The other half is left to what
+/// else runs. Read once, at the first call: every search of the process
+/// has the same default.
+pub fn default_max_states() -> u64 {
+    static DEFAULT: OnceLock<u64> = OnceLock::new();
+    *DEFAULT.get_or_init(|| {
+        crate::memory::usable().map_or(DEFAULT_MAX_STATES, |bytes| max_states_for(bytes / 2))
+    })
+}
 
 /// What may stop a search before it is exhaustive.
 #[derive(Clone, Debug)]
@@ -85,6 +124,18 @@ pub enum Length {
     Optimal,
 }
 
+impl Length {
+    /// The length `--fast` or `--optimal` asks for (the first when both
+    /// are, which the command lines refuse).
+    pub fn asked(fast: bool, optimal: bool) -> Length {
+        match (fast, optimal) {
+            (true, _) => Length::AsFound,
+            (_, true) => Length::Optimal,
+            _ => Length::Shortened,
+        }
+    }
+}
+
 impl Limits {
     /// Whether someone asked the search to stop.
     pub fn cancelled(&self) -> bool {
@@ -109,7 +160,7 @@ impl Limits {
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
-            max_states: DEFAULT_MAX_STATES,
+            max_states: default_max_states(),
             timeout: None,
             diff: None,
             cancel: None,
@@ -121,10 +172,12 @@ impl Default for Limits {
 /// How a search ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// A solution: the moves from the deal to the won position.
+    /// A solution: the moves from the deal to the won position, as the
+    /// deal's file form writes them (under free rules, with every
+    /// foundation move; see [`crate::state::written_out`]).
     Solved(Vec<Move>),
-    /// Every reachable position was expanded: no solution exists (with
-    /// forced foundation moves; see
+    /// Every reachable position was expanded: no solution exists (under
+    /// forced rules, with forced foundation moves; see
     /// [`crate::rules::Rules::forced_foundation_is_exact`]).
     Insoluble,
     /// A limit or a cut stopped the search; nothing is proven.
@@ -142,6 +195,9 @@ pub enum Limit {
     Forgotten,
     /// Stopped from outside through [`Limits::cancel`].
     Cancelled,
+    /// A table of the search could not grow: the memory the process may
+    /// take (`ulimit -v`, the machine's) is used up.
+    Memory,
 }
 
 impl std::fmt::Display for Limit {
@@ -151,6 +207,7 @@ impl std::fmt::Display for Limit {
             Limit::Time => "time limit reached",
             Limit::Forgotten => "positions forgotten by --diff",
             Limit::Cancelled => "interrupted",
+            Limit::Memory => "out of memory",
         })
     }
 }
@@ -193,12 +250,39 @@ pub struct Report {
 /// with the figures of all its attempts so far.
 pub type Progress<'a> = &'a mut dyn FnMut(&Stats);
 
-/// Searches the deal for a solution within `limits`.
+/// Searches the deal for a solution within `limits`, under the deal's
+/// foundation rule. Under free rules the positions searched play the
+/// foundation moves proven safe by themselves (`state/automatic.rs`), so
+/// an exhaustive search is still a proof; the solution writes them out.
 pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Report {
+    search_from(deal, &State::new(deal), limits, progress)
+}
+
+/// Searches for a way to win from `root`, a position reached from the
+/// deal (a player's, mid-game): the moves found start there, and
+/// `Insoluble` means no win from there. Keys still describe positions of
+/// `deal`, since every position reached from `root` is one of the deal's.
+/// Under free rules `root` is the deal's start (`State::new`): a player's
+/// game is followed under forced rules only, and the moves found are
+/// written out from the deal's start.
+pub fn search_from(
+    deal: &Deal,
+    root: &State,
+    limits: &Limits,
+    progress: Option<Progress>,
+) -> Report {
     crate::memory::return_freed_memory();
-    match limits.length {
-        Length::AsFound => portfolio::run(deal, limits, progress),
-        Length::Shortened => shorten::after(deal, limits, portfolio::run(deal, limits, progress)),
-        Length::Optimal => optimal::run(deal, limits, progress),
+    let mut report = match limits.length {
+        Length::AsFound => portfolio::run(deal, root, limits, progress),
+        Length::Shortened => {
+            let found = portfolio::run(deal, root, limits, progress);
+            shorten::after(deal, root, limits, found)
+        }
+        Length::Optimal => optimal::run(deal, root, limits, progress),
+    };
+    if let Outcome::Solved(moves) = &mut report.outcome {
+        debug_assert!(deal.foundation == Foundation::Forced || *root == State::new(deal));
+        *moves = crate::state::written_out(deal, moves);
     }
+    report
 }

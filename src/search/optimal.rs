@@ -5,7 +5,11 @@
 //!
 //! Why the first solution it returns is shortest: every move counts one,
 //! and foundation moves are normalization's, counted nowhere, as in a
-//! solution file. The moves generated are every legal move but those that
+//! solution file. Under free rules (`--foundation free`) the file writes
+//! every card's foundation move, 52 of them whatever the order of play (a
+//! card goes up once, and the search starts from the deal): the search
+//! counts the other moves, so it minimizes the file's length too, which is
+//! that count plus 52. The moves generated are every legal move but those that
 //! lead back to the same position (a lone card into an empty column), so
 //! every solution is a path here. A position is pruned only when it is
 //! lost (no solution passes it) or when `g + h` reaches the length of the
@@ -19,6 +23,7 @@
 //! list with no solution is a proof that none exists, as for the
 //! portfolio: only lost positions were pruned.
 
+use std::collections::TryReserveError;
 use std::time::Instant;
 
 use super::open::Open;
@@ -26,15 +31,27 @@ use super::path::chain_moves;
 use super::visited::{MAX_STATES, NO_PARENT, Probe, Visited, hash};
 use super::{Limit, Limits, Outcome, Progress, Report, Stats};
 use crate::deal::Deal;
-use crate::state::{ColumnFacts, KeyDecoder, Move, State};
+use crate::state::{ColumnFacts, Dest, KeyDecoder, Move, State};
+
+/// What a move costs: one, but a foundation move (under free rules) none,
+/// since every card makes exactly one, however the game is played.
+fn cost(mv: Move) -> usize {
+    usize::from(mv.dest != Dest::Foundation)
+}
 
 /// Expansions between two looks at the clock (and progress reports).
 const CLOCK_EVERY: u64 = 4096;
 
-/// Searches the deal for a shortest solution within `limits` (`diff` is
-/// not used: forgetting positions would void the proof).
-pub(super) fn run(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Report {
-    let found = shortest(deal, State::new(deal), limits, progress);
+/// Searches for a shortest solution from `root`, a position of the deal,
+/// within `limits` (`diff` is not used: forgetting positions would void
+/// the proof).
+pub(super) fn run(
+    deal: &Deal,
+    root: &State,
+    limits: &Limits,
+    progress: Option<Progress>,
+) -> Report {
+    let found = shortest(deal, root.clone(), limits, progress);
     let outcome = match (found.moves, found.stopped) {
         (_, Some(limit)) => Outcome::GaveUp(limit),
         (Some(moves), None) => Outcome::Solved(moves),
@@ -128,10 +145,22 @@ impl Astar<'_, '_> {
         if survey.stuck || survey.dead_run || root.is_blocked_for_good() {
             return None;
         }
-        let index = self.visited.insert(&root.key(), NO_PARENT).expect("empty");
+        // The set is empty, so only memory can keep the deal out of it.
+        let Ok(Some(index)) = self.visited.insert(&root.key(), NO_PARENT) else {
+            return Some(Limit::Memory);
+        };
+        if self.make_room(1).is_err() {
+            return Some(Limit::Memory);
+        }
         self.moves_to.push(0);
         self.parents.push(NO_PARENT);
-        self.open.push(root.moves_needed_at_least(), 0, index);
+        if self
+            .open
+            .push(root.moves_needed_at_least(), 0, index)
+            .is_err()
+        {
+            return Some(Limit::Memory);
+        }
         let mut moves = Vec::with_capacity(128);
         while let Some(f) = self.open.lowest_f() {
             if self.best.is_some_and(|(length, ..)| f >= length) {
@@ -160,10 +189,18 @@ impl Astar<'_, '_> {
         let facts = state.column_facts();
         moves.clear();
         state.for_each_move(|mv| moves.push(mv));
+        if self.make_room(moves.len()).is_err() {
+            return Some(Limit::Memory);
+        }
         for &mv in moves.iter() {
             let mut child = state.clone();
             child.apply(mv);
-            self.admit(&state, &facts, index, g + 1, mv, &child);
+            if self
+                .admit(&state, &facts, index, g + cost(mv), mv, &child)
+                .is_err()
+            {
+                return Some(Limit::Memory);
+            }
             if self.visited.len() as u64 >= self.limits.max_states.min(MAX_STATES) {
                 return Some(Limit::States);
             }
@@ -171,9 +208,19 @@ impl Astar<'_, '_> {
         None
     }
 
+    /// Room for `n` more stored positions, in the visited set and beside
+    /// it, before admitting them; only the open list grows afterwards, and
+    /// fails on its own.
+    fn make_room(&mut self, n: usize) -> Result<(), TryReserveError> {
+        self.visited.make_room(n)?;
+        self.moves_to.try_reserve(n)?;
+        self.parents.try_reserve(n)
+    }
+
     /// Stores or improves `child`, reached in `g` moves by `mv` from the
     /// stored position `parent` (`state`), unless it is lost or cannot
-    /// lead to a solution shorter than the best known.
+    /// lead to a solution shorter than the best known. Fails only when the
+    /// open list cannot grow.
     fn admit(
         &mut self,
         state: &State,
@@ -182,23 +229,23 @@ impl Astar<'_, '_> {
         g: usize,
         mv: Move,
         child: &State,
-    ) {
+    ) -> Result<(), TryReserveError> {
         let bound = self.best.map_or(usize::MAX, |(length, ..)| length);
         if child.is_won() {
             if g < bound {
                 self.best = Some((g, parent, Some(mv)));
             }
-            return;
+            return Ok(());
         }
         let key = child.key();
         let key_hash = hash(&key);
         let found = self.visited.index_of(&key, key_hash);
         if found.is_some_and(|index| usize::from(self.moves_to[index as usize]) <= g) {
-            return;
+            return Ok(());
         }
         let h = facts.bound_after(mv, child);
         if g + h >= bound {
-            return;
+            return Ok(());
         }
         let index = match found {
             Some(index) => {
@@ -208,7 +255,7 @@ impl Astar<'_, '_> {
             }
             None => {
                 if state.is_lost_after(mv, child) {
-                    return;
+                    return Ok(());
                 }
                 let Probe::Vacant { slot, tag } = self.visited.probe(&key, key_hash) else {
                     unreachable!("not stored: index_of found none");
@@ -219,7 +266,7 @@ impl Astar<'_, '_> {
                 self.visited.insert_at(slot, tag, &key, parent)
             }
         };
-        self.open.push(g + h, g, index);
+        self.open.push(g + h, g, index)
     }
 
     /// Reports progress; says whether the time is up or the search was

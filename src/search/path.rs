@@ -4,7 +4,6 @@
 use rustc_hash::FxHashMap;
 
 use super::visited::{NO_PARENT, Visited};
-use crate::deal::Deal;
 use crate::state::{Key, KeyDecoder, Move, State};
 
 /// The moves from the root to the stored position `index`: each step is
@@ -53,13 +52,13 @@ pub(super) fn chain_moves(
 /// do), the moves between them are replaced by the shorter way. Every step
 /// is a legal move between positions of the path, so the result is still
 /// a solution, never longer.
-pub(super) fn shorten(deal: &Deal, moves: Vec<Move>) -> Vec<Move> {
+pub(super) fn shorten(root: &State, moves: Vec<Move>) -> Vec<Move> {
     let mut moves = moves;
     // Positions before `from` were scanned already and found no shortcut
     // (a cut can only open one to the position it adds, just before it).
     let mut from = 0;
     loop {
-        let states = positions_of(deal, &moves);
+        let states = positions_of(root, &moves);
         let position: FxHashMap<Key, usize> = states
             .iter()
             .enumerate()
@@ -79,9 +78,9 @@ pub(super) fn shorten(deal: &Deal, moves: Vec<Move>) -> Vec<Move> {
     }
 }
 
-/// Every position of a solution, from the deal's on.
-fn positions_of(deal: &Deal, moves: &[Move]) -> Vec<State> {
-    let mut states = vec![State::new(deal)];
+/// Every position of a solution, from the root's on.
+fn positions_of(root: &State, moves: &[Move]) -> Vec<State> {
+    let mut states = vec![root.clone()];
     for &mv in moves {
         let mut next = states.last().unwrap().clone();
         next.apply(mv);
@@ -125,6 +124,7 @@ fn shortcut(
 pub(super) mod tests {
     use super::*;
     use crate::check::{Verdict, replay_moves};
+    use crate::deal::Deal;
     use crate::deal::test_deal as deal;
     use crate::search::{Limits, Outcome, search};
     use crate::state::{Dest, FLOOR};
@@ -171,7 +171,7 @@ pub(super) mod tests {
         };
         let longer = with_a_detour(&d, &moves).expect("fc.1's solution passes such a position");
         assert!(matches!(replay_moves(&d, &longer), Verdict::Won { .. }));
-        let shorter = shorten(&d, longer.clone());
+        let shorter = shorten(&State::new(&d), longer.clone());
         assert!(matches!(replay_moves(&d, &shorter), Verdict::Won { .. }));
         assert!(
             shorter.len() <= moves.len(),

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use super::order::{Dive, Kind, Order, Queue};
 use super::{Limit, Limits, Outcome, Progress, Report, Stats, attempt};
 use crate::deal::Deal;
+use crate::state::State;
 
 /// The orderings tried in turn, each with the reason it is here. The
 /// bucket orderings were picked on the Baker's Dozen deals of 1..300 the
@@ -122,7 +123,12 @@ const BUDGET_GROWTH: u64 = 4;
 
 /// Searches the deal with the portfolio's attempts until one decides it
 /// or a limit of the user's stops the search.
-pub(super) fn run(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Report {
+pub(super) fn run(
+    deal: &Deal,
+    root: &State,
+    limits: &Limits,
+    progress: Option<Progress>,
+) -> Report {
     let start = Instant::now();
     let mut search = Portfolio {
         start,
@@ -144,7 +150,7 @@ pub(super) fn run(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> R
                 timeout: limits.timeout.map(|t| t.saturating_sub(start.elapsed())),
                 ..limits.clone()
             };
-            let report = search.attempt(deal, &attempt, order);
+            let report = search.attempt(deal, root, &attempt, order);
             match report.outcome {
                 // An attempt's own budget is the portfolio's, not a limit
                 // the user set: raise it, or, when the time ran out as it
@@ -178,7 +184,7 @@ struct Portfolio<'p> {
 
 impl Portfolio<'_> {
     /// Runs one attempt and adds its figures to the total.
-    fn attempt(&mut self, deal: &Deal, limits: &Limits, order: &Order) -> Report {
+    fn attempt(&mut self, deal: &Deal, root: &State, limits: &Limits, order: &Order) -> Report {
         let report = match self.progress.as_mut() {
             Some(show) => {
                 let (start, total) = (self.start, &self.total);
@@ -190,9 +196,9 @@ impl Portfolio<'_> {
                         show(&so_far(total, attempt, now - start));
                     }
                 };
-                attempt::run(deal, limits, order, Some(&mut forward))
+                attempt::run(deal, root, limits, order, Some(&mut forward))
             }
-            None => attempt::run(deal, limits, order, None),
+            None => attempt::run(deal, root, limits, order, None),
         };
         add_finished(&mut self.total, &report.stats);
         self.total.elapsed = self.start.elapsed();

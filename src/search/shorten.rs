@@ -1,18 +1,20 @@
 //! Shorter by default: once the portfolio has a solution, a bounded extra
 //! effort makes it shorter. Beam searches of growing width look for a
-//! shorter solution from the deal (`beam.rs`), then edits leave out the
-//! moves that were never needed (`edits.rs`). The result replaces the
-//! solution only when it is shorter and replays to a won game through
-//! `-check`'s own code, so a `SUCCES` stays one.
+//! shorter solution from the search's root (`beam.rs`), then edits leave
+//! out the moves that were never needed (`edits.rs`). The result replaces
+//! the solution only when the file it becomes is shorter and replays to a
+//! won game through `-check`'s own code, so a `SUCCES` stays one, never
+//! longer.
 //!
-//! The effort is bounded twice, and stops at the first bound it meets.
-//! In positions expanded, as the search counts its own: one per
-//! [`SHORTEN_SHARE_DIVISOR`] of the search's, at least [`SHORTEN_FLOOR`];
-//! this is the bound that binds on a machine that is not overloaded, so
-//! the same solution comes every run. In time, a safety net: as long as
-//! the search took, at least [`SHORTEN_TIME_FLOOR`], never more than
-//! [`SHORTEN_TIME_CAP`] nor past `--timeout`. So the shortening adds
-//! about two thirds of the search's time, and on quick deals the floor.
+//! The effort is bounded in positions expanded, as the search counts its
+//! own: one per [`SHORTEN_SHARE_DIVISOR`] of the search's (a share of its
+//! effort), at least [`SHORTEN_FLOOR`] or the solution's length squared
+//! over [`SHORTEN_SQUARE_DIVISOR`], never more than [`SHORTEN_CAP`].
+//! Positions, not time, so that the same deal gets the same solution on
+//! every run, loaded machine or not (the survey's rows are compared
+//! across runs). Time is only a safety net: never more than
+//! [`SHORTEN_TIME_CAP`], nor past `--timeout`, and a cancelled search
+//! stops at once with the solution it has.
 
 mod beam;
 mod edits;
@@ -21,9 +23,10 @@ use std::time::{Duration, Instant};
 
 use self::beam::Ranking;
 use super::{Limits, Outcome, Report};
-use crate::check::{Verdict, replay_moves};
+use crate::check::{Verdict, replay_moves, replay_moves_from};
 use crate::deal::Deal;
-use crate::state::{Move, State};
+use crate::foundation::Foundation;
+use crate::state::{Dest, Move, State, written_out};
 
 /// Positions the shortening may expand at least, whatever the search
 /// cost: beams of 16 and 32 over a 40-move solution.
@@ -37,11 +40,11 @@ pub const SHORTEN_SQUARE_DIVISOR: u64 = 2;
 /// expanded (a beam's expansion costs about two of the search's: it ranks
 /// every child).
 pub const SHORTEN_SHARE_DIVISOR: u64 = 3;
-/// It may take as long as the search took, or this long when the search
-/// was quicker, or a millisecond per move of the solution found, ...
-pub const SHORTEN_TIME_FLOOR: Duration = Duration::from_millis(50);
-/// ... and never longer than this.
-pub const SHORTEN_TIME_CAP: Duration = Duration::from_secs(2);
+/// The most positions it may expand, however long the search (about a
+/// second on this project's machines).
+pub const SHORTEN_CAP: u64 = 400_000;
+/// The most time it may take, whatever its positions (a loaded machine).
+pub const SHORTEN_TIME_CAP: Duration = Duration::from_secs(5);
 /// The first beams' width.
 const FIRST_WIDTH: usize = 16;
 /// The beams' rankings, in the order they take turns.
@@ -85,32 +88,26 @@ impl Budget {
     }
 }
 
-/// The search's report, its solution made shorter within the budget its
-/// own effort sets; the figures count the shortening's positions and time.
-pub(super) fn after(deal: &Deal, limits: &Limits, report: Report) -> Report {
+/// The search's report, its solution from `root` made shorter within the
+/// budget its own effort sets; the figures count the shortening's
+/// positions and time. Whatever happens, a solution stays a solution.
+pub(super) fn after(deal: &Deal, root: &State, limits: &Limits, report: Report) -> Report {
     let Report { outcome, mut stats } = report;
     let Outcome::Solved(moves) = outcome else {
         return Report { outcome, stats };
     };
     let start = Instant::now();
-    let length = moves.len() as u32;
-    let mut time = (stats.elapsed)
-        .max(SHORTEN_TIME_FLOOR)
-        .max(Duration::from_millis(length.into()))
-        .min(SHORTEN_TIME_CAP);
+    let mut time = SHORTEN_TIME_CAP;
     if let Some(timeout) = limits.timeout {
         time = time.min(timeout.saturating_sub(stats.elapsed));
     }
     let deadline = start + time;
-    let positions = (stats.expanded / SHORTEN_SHARE_DIVISOR)
-        .max(SHORTEN_FLOOR)
-        .max(u64::from(length).pow(2) / SHORTEN_SQUARE_DIVISOR);
+    let positions = budget_for(stats.expanded, moves.len());
     let mut budget = Budget::new(positions, deadline, limits);
-    let shorter = shorten(&State::new(deal), moves.clone(), &mut budget);
+    let shorter = shorten(root, moves.clone(), &mut budget);
     stats.expanded += budget.spent;
     stats.elapsed += start.elapsed();
-    let won = matches!(replay_moves(deal, &shorter), Verdict::Won { .. });
-    let moves = if won && shorter.len() < moves.len() {
+    let moves = if counted(&shorter) < counted(&moves) && wins(deal, root, &shorter) {
         shorter
     } else {
         moves
@@ -119,6 +116,39 @@ pub(super) fn after(deal: &Deal, limits: &Limits, report: Report) -> Report {
         outcome: Outcome::Solved(moves),
         stats,
     }
+}
+
+/// The positions the shortening of a solution of `length` moves may
+/// expand, after a search that expanded `expanded` (the module doc says
+/// why).
+fn budget_for(expanded: u64, length: usize) -> u64 {
+    let square = (length as u64).pow(2) / SHORTEN_SQUARE_DIVISOR;
+    (expanded / SHORTEN_SHARE_DIVISOR)
+        .max(SHORTEN_FLOOR)
+        .max(square)
+        .min(SHORTEN_CAP)
+}
+
+/// The length of the file a search's solution becomes, less what every
+/// solution of the deal has: under forced rules its length; under free
+/// rules the file also writes one foundation move per card, 52 in all
+/// whatever the order of play, so those are left out.
+fn counted(moves: &[Move]) -> usize {
+    moves
+        .iter()
+        .filter(|mv| mv.dest != Dest::Foundation)
+        .count()
+}
+
+/// Whether `moves`, a search's solution from `root`, win when replayed by
+/// `-check`'s own code as the file they become (under free rules, with
+/// every foundation move written out).
+fn wins(deal: &Deal, root: &State, moves: &[Move]) -> bool {
+    let verdict = match deal.foundation {
+        Foundation::Forced => replay_moves_from(root.clone(), moves),
+        Foundation::Free => replay_moves(deal, &written_out(deal, moves)),
+    };
+    matches!(verdict, Verdict::Won { .. })
 }
 
 /// `moves`, a solution from `root`, made shorter within `budget`: beams,

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::order::{Kind, Order};
 use super::portfolio::PORTFOLIO;
-use super::{Limits, Outcome, Stats, attempt, search};
+use super::{Limits, Outcome, Stats, attempt, search, search_from};
 use crate::check::{Verdict, replay_moves};
 use crate::deal::{Deal, test_deal as deal};
 use crate::state::State;
@@ -144,8 +144,8 @@ fn depth_first_and_buckets_exhaust_the_same_positions() {
     for (game, seed) in [("mo", 1), ("mo", 5), ("st", 35)] {
         let d = deal(game, seed);
         let limits = Limits::default();
-        let buckets = attempt::run(&d, &limits, &Order::FIRST, None);
-        let dived = attempt::run(&d, &limits, depth_first, None);
+        let buckets = attempt::run(&d, &State::new(&d), &limits, &Order::FIRST, None);
+        let dived = attempt::run(&d, &State::new(&d), &limits, depth_first, None);
         assert_eq!(buckets.outcome, Outcome::Insoluble, "{game}.{seed}");
         assert_eq!(dived.outcome, Outcome::Insoluble, "{game}.{seed}");
         assert_eq!(buckets.stats.stored, dived.stats.stored, "{game}.{seed}");
@@ -161,15 +161,17 @@ fn depth_first_solves_what_the_buckets_do_not() {
         max_states: 300_000,
         ..Limits::default()
     };
-    let buckets = attempt::run(&d, &limits, &Order::FIRST, None);
+    let buckets = attempt::run(&d, &State::new(&d), &limits, &Order::FIRST, None);
     assert!(matches!(buckets.outcome, Outcome::GaveUp(_)));
     let solved = PORTFOLIO
         .iter()
         .filter(is_depth_first)
-        .find_map(|o| match attempt::run(&d, &limits, o, None).outcome {
-            Outcome::Solved(moves) => Some(moves),
-            _ => None,
-        })
+        .find_map(
+            |o| match attempt::run(&d, &State::new(&d), &limits, o, None).outcome {
+                Outcome::Solved(moves) => Some(moves),
+                _ => None,
+            },
+        )
         .expect("a depth-first ordering solves bd.64");
     assert!(matches!(replay_moves(&d, &solved), Verdict::Won { .. }));
 }
@@ -238,4 +240,47 @@ fn a_cancelled_search_stops_and_proves_nothing() {
     raiser.join().unwrap();
     assert_eq!(report.outcome, Outcome::GaveUp(super::Limit::Cancelled));
     assert!(report.stats.expanded < 20_000_000, "{:?}", report.stats);
+}
+
+/// From a position part-way through a solution (a player's, say), the
+/// moves found start there and win from there.
+#[test]
+fn a_search_from_a_later_position_wins_from_it() {
+    for (game, seed) in [("fc", 4), ("bd", 5), ("st", 8)] {
+        let d = deal(game, seed);
+        let Outcome::Solved(moves) = search(&d, &Limits::default(), None).outcome else {
+            panic!("{game}.{seed} is solvable");
+        };
+        let mut root = State::new(&d);
+        for &mv in &moves[..moves.len() / 2] {
+            root.apply(mv);
+        }
+        let report = search_from(&d, &root, &Limits::default(), None);
+        let Outcome::Solved(rest) = report.outcome else {
+            panic!("{game}.{seed}: no win found half-way: {:?}", report.outcome);
+        };
+        assert!(report.stats.best_score >= root.score());
+        for &mv in &rest {
+            root.try_apply(mv)
+                .expect("the moves found are legal from the root");
+        }
+        assert!(root.is_won(), "{game}.{seed}");
+    }
+}
+
+#[test]
+fn the_default_limit_follows_the_memory_within_its_bounds() {
+    use super::{BYTES_PER_POSITION, DEFAULT_MAX_STATES, MIN_DEFAULT_MAX_STATES, max_states_for};
+    assert_eq!(max_states_for(0), MIN_DEFAULT_MAX_STATES);
+    assert_eq!(max_states_for(u64::MAX), DEFAULT_MAX_STATES);
+    // A 2 GB container: 1 GB for the search, about 22 M positions.
+    let gb = 1 << 30;
+    assert_eq!(max_states_for(gb), gb / BYTES_PER_POSITION);
+    let default = Limits::default().max_states;
+    assert!((MIN_DEFAULT_MAX_STATES..=DEFAULT_MAX_STATES).contains(&default));
+    assert_eq!(
+        Limits::default().max_states,
+        default,
+        "read once per process"
+    );
 }

@@ -1,6 +1,11 @@
 //! The visited set: every position stored once, in insertion order, with
 //! an open-addressing table of indices for look-ups. No per-position heap
 //! box: a position is 24 bytes of the store and 4 of the table.
+//!
+//! Both grow fallibly ([`Visited::make_room`]): a search that runs out of
+//! memory ends as `ECHEC` ("out of memory"), never as an abort.
+
+use std::collections::TryReserveError;
 
 use crate::state::Key;
 
@@ -35,7 +40,7 @@ const TAG_BITS: u32 = u32::BITS - INDEX_BITS;
 /// (the low bits of the multiply mix least).
 const SLOT_SHIFT: u32 = 20;
 /// The most positions the visited set can hold.
-pub(super) const MAX_STATES: u64 = INDEX_MASK as u64 - 1;
+pub const MAX_STATES: u64 = INDEX_MASK as u64 - 1;
 
 /// Slots of a new table.
 const FIRST_TABLE_SLOTS: usize = 1 << 12;
@@ -115,26 +120,44 @@ impl Visited {
     /// `capacity`: the most positions this search may store. Reserving
     /// them up front costs address space only (pages are touched as
     /// positions arrive) and spares the store a doubling copy, which would
-    /// briefly hold the old and new arrays at once.
+    /// briefly hold the old and new arrays at once. Where address space is
+    /// scarce (`ulimit -v`) and that fails, the store grows as positions
+    /// arrive instead.
     pub(super) fn new(capacity: u64) -> Visited {
+        let mut entries = Vec::new();
+        let _ = entries.try_reserve_exact(capacity.min(MAX_STATES) as usize + 1);
         Visited {
-            entries: Vec::with_capacity(capacity.min(MAX_STATES) as usize + 1),
+            entries,
             table: vec![0; FIRST_TABLE_SLOTS],
         }
+    }
+
+    /// Makes room for `n` more positions in the store and the table, so
+    /// that the next `n` probes and inserts allocate nothing. When memory
+    /// runs out, fails with the set unchanged.
+    pub(super) fn make_room(&mut self, n: usize) -> Result<(), TryReserveError> {
+        self.entries.try_reserve(n)?;
+        let mut slots = self.table.len();
+        while (self.entries.len() + n) * 100 > slots * MAX_LOAD_PERCENT {
+            slots *= TABLE_GROWTH;
+        }
+        if slots > self.table.len() {
+            self.grow_to(slots)?;
+        }
+        Ok(())
     }
 
     pub(super) fn len(&self) -> usize {
         self.entries.len()
     }
 
-    /// Looks up `key`, whose [`hash`] is `hash`. Grows the table first when
-    /// one more key would make it too full, so a vacant slot stays valid
-    /// for [`Visited::insert_at`].
+    /// Looks up `key`, whose [`hash`] is `hash`, once
+    /// [`Visited::make_room`] has made room for it: the table never fills,
+    /// so a vacant slot is always found and stays valid for
+    /// [`Visited::insert_at`].
     #[inline]
-    pub(super) fn probe(&mut self, key: &Key, hash: u64) -> Probe {
-        if (self.entries.len() + 1) * 100 > self.table.len() * MAX_LOAD_PERCENT {
-            self.grow();
-        }
+    pub(super) fn probe(&self, key: &Key, hash: u64) -> Probe {
+        debug_assert!((self.entries.len() + 1) * 100 <= self.table.len() * MAX_LOAD_PERCENT);
         let entries = &self.entries;
         walk(&self.table, hash, |index| {
             entries[index as usize].key() == *key
@@ -196,21 +219,32 @@ impl Visited {
     }
 
     /// Stores `key` unless already there; returns its new index if new.
-    pub(super) fn insert(&mut self, key: &Key, parent: u32) -> Option<u32> {
-        match self.probe(key, hash(key)) {
+    pub(super) fn insert(
+        &mut self,
+        key: &Key,
+        parent: u32,
+    ) -> Result<Option<u32>, TryReserveError> {
+        self.make_room(1)?;
+        Ok(match self.probe(key, hash(key)) {
             Probe::Found => None,
             Probe::Vacant { slot, tag } => Some(self.insert_at(slot, tag, key, parent)),
-        }
+        })
     }
 
-    fn grow(&mut self) {
-        self.table = vec![0; self.table.len() * TABLE_GROWTH];
+    /// Replaces the table by one of `slots` slots, built before the old one
+    /// is dropped: the old table stays when there is no memory for it.
+    fn grow_to(&mut self, slots: usize) -> Result<(), TryReserveError> {
+        let mut table = Vec::new();
+        table.try_reserve_exact(slots)?;
+        table.resize(slots, 0);
         for (i, entry) in self.entries.iter().enumerate() {
             // Every key is stored once: only the vacant slot is wanted.
-            if let Probe::Vacant { slot, tag } = walk(&self.table, hash(&entry.key()), |_| false) {
-                self.table[slot] = tag | (i as u32 + 1);
+            if let Probe::Vacant { slot, tag } = walk(&table, hash(&entry.key()), |_| false) {
+                table[slot] = tag | (i as u32 + 1);
             }
         }
+        self.table = table;
+        Ok(())
     }
 
     pub(super) fn key(&self, index: u32) -> Key {
@@ -233,12 +267,25 @@ mod tests {
             .map(|i| Key::from_words([i * 7919, i % 13, i % 5]))
             .collect();
         for (i, k) in keys.iter().enumerate() {
-            assert_eq!(v.insert(k, 0), Some(i as u32));
+            assert_eq!(v.insert(k, 0), Ok(Some(i as u32)));
         }
         for k in &keys {
-            assert_eq!(v.insert(k, 0), None);
+            assert_eq!(v.insert(k, 0), Ok(None));
         }
         assert_eq!(v.len(), keys.len());
         assert_eq!(std::mem::size_of::<Entry>(), 24);
+    }
+
+    #[test]
+    fn room_that_cannot_be_had_is_refused_and_the_set_still_works() {
+        let mut v = Visited::new(16);
+        let key = |i: u64| Key::from_words([i, 1, 2]);
+        assert_eq!(v.insert(&key(1), 0), Ok(Some(0)));
+        // More than the address space: refused, not an abort.
+        assert!(v.make_room(usize::MAX / 8).is_err());
+        assert!(v.make_room(1 << 60).is_err());
+        assert_eq!(v.insert(&key(1), 0), Ok(None));
+        assert_eq!(v.insert(&key(2), 0), Ok(Some(1)));
+        assert_eq!(v.len(), 2);
     }
 }

@@ -3,20 +3,25 @@
 //!
 //! # What is counted
 //!
-//! A move moves exactly one card, and never to the foundation: every card
-//! that reaches the foundation does so by normalization, for free (SPEC
-//! §5). So the moves still needed are at least the number of cards that
-//! must *move* (change place other than to the foundation) at least once
-//! more. A card in a register need not: normalization may take it up from
-//! there. Neither need a column card whose lower cards of its suit are all
-//! elsewhere than beneath it: it may wait in place until its turn comes.
+//! The moves that do not go to the foundation. Under forced rules those
+//! are all the moves: every card reaches the foundation by normalization,
+//! for free (SPEC §5). Under free rules (SPEC §9) every card also makes
+//! one foundation move, 52 in all whatever the order of play, and the
+//! search counts them apart (`search/optimal.rs`); the others are what this
+//! bounds. A move moves exactly one card, so the moves still needed are at
+//! least the number of cards that must *move* (change place other than to
+//! the foundation) at least once more. A card in a register need not: it
+//! may go up from there. Neither need a column card whose lower cards of
+//! its suit are all elsewhere than beneath it: it may wait in place until
+//! its turn comes.
 //!
 //! # Which cards must move
 //!
-//! Say a card *stays* when it never moves again until normalization
-//! takes it to the foundation. A card that stays keeps every card beneath
-//! it in its column covered until it is on the foundation, so none of
-//! them reaches the foundation before it. A suit goes up in rank order,
+//! Say a card *stays* when it never moves again but to the foundation
+//! (by normalization, or by its own foundation move under free rules). A
+//! card that stays keeps every card beneath it in its column covered until
+//! it is on the foundation, so none of them reaches the foundation before
+//! it. A suit goes up in rank order,
 //! so a card's lower cards of its suit reach the foundation before it.
 //!
 //! - *Over a lower card of its suit*: a card A above a lower card B of its
@@ -95,7 +100,7 @@ impl ColumnFacts {
         // The cards beneath the moved card, when it is in a column.
         let beneath = match mv.dest {
             _ if up & moved != 0 => None,
-            Dest::Register => None,
+            Dest::Register | Dest::Foundation => None,
             Dest::EmptyColumn => Some(0),
             Dest::Card(onto) => Some(self.beneath[onto as usize] | 1 << onto),
         };

@@ -7,7 +7,11 @@
 //! there by a move, or dealt so: coded by that card's suit), or on the card
 //! it was dealt on (the one other card a move can never put under it), or
 //! on a column's floor, or in a register. The deal supplies the rest.
+//! Under free rules too (SPEC §9) a suit's cards on the foundation are its
+//! lowest ones, so the foundation is implied by which cards have the
+//! foundation's code: a count per suit, and the key stays canonical.
 
+use super::automatic::Automatic;
 use super::{ABOVE_LEN, FLOOR, FOUNDATION, NOTHING, REGISTER, State};
 use crate::cards::{CARDS, Card, KING, SUITS, card_of, rank, suit};
 use crate::deal::Deal;
@@ -79,6 +83,7 @@ impl Key {
 /// position it expands).
 pub struct KeyDecoder {
     rules: &'static Rules,
+    automatic: Automatic,
     below: [[u8; CODES]; CARDS],
 }
 
@@ -101,6 +106,7 @@ impl KeyDecoder {
         }
         KeyDecoder {
             rules: deal.id.rules,
+            automatic: Automatic::for_search(deal),
             below,
         }
     }
@@ -111,6 +117,7 @@ impl KeyDecoder {
         let counts = Counts::of(key);
         let mut state = State {
             rules: self.rules,
+            automatic: self.automatic,
             below: [FOUNDATION; CARDS],
             above: [NOTHING; ABOVE_LEN],
             foundation: counts.foundation,
@@ -194,8 +201,10 @@ const SUIT_FIELDS: [[u64; SUITS]; WORDS] = {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{deals, initial, walk};
+    use super::super::testing::{deals, initial, walk, walk_from};
     use super::*;
+    use crate::deal::test_deal;
+    use crate::foundation::Foundation;
 
     /// The decoded position is the position, down to the counts the key
     /// holds only implicitly.
@@ -224,6 +233,26 @@ mod tests {
             walk(rules.alias, seed, 200, &mut rng, |state| {
                 assert_decodes(&decoder, state);
             });
+        }
+    }
+
+    /// Under free rules a suit's cards on the foundation are still its
+    /// lowest ones, so counting the foundation codes of each suit still
+    /// gives its height: the key stays canonical and decodes, in the free
+    /// search's positions and in those of a free replay.
+    #[test]
+    fn free_positions_decode_from_their_keys() {
+        let mut rng = 0x0F0F_F0F0_1357_9BDFu64;
+        for rules in &crate::rules::GAMES {
+            for seed in 1..=20 {
+                let deal = test_deal(rules.alias, seed).with_foundation(Foundation::Free);
+                let decoder = KeyDecoder::new(&deal);
+                for start in [State::new(&deal), State::for_replay(&deal)] {
+                    walk_from(start, 200, &mut rng, |state| {
+                        assert_decodes(&decoder, state)
+                    });
+                }
+            }
         }
     }
 

@@ -63,6 +63,17 @@
 //! card, so the child's does too: the child is not blocked, and the
 //! closure need not be worked out.
 //!
+//! # Under free rules
+//!
+//! Every proof above reasons over any continuation of single-card moves
+//! and foundation moves, and never uses that a card goes up at once: the
+//! closure even says it ignores forced foundation moves. So each holds as
+//! it stands when foundation moves are the player's (SPEC §9), and the
+//! free search prunes with all of them. The shortcut after a move asks
+//! that the move sent nothing up, which a free move onto a card does not
+//! (a `CARD F` move, or a safe foundation move after it, raises the score
+//! and gets the whole closure).
+//!
 //! [`Rules::only_onto_higher`]: crate::rules::Rules::only_onto_higher
 //! [`Rules::dead_run_length`]: crate::rules::Rules::dead_run_length
 

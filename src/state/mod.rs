@@ -8,11 +8,16 @@
 //! (and normalization one more per card it plays), which keeps moves cheap
 //! and lets the key be updated in place.
 //!
-//! Beside this file: `key.rs`, the compact key the search's visited set is
-//! built on; `bits.rs`, the same relation seen as sets of cards, a bit per
-//! card; `lost.rs`, the positions that can never be won (SPEC §8 and the
-//! proofs of what it adds).
+//! Beside this file: `moves.rs`, the moves; `automatic.rs`, the foundation
+//! moves a position plays by itself (all of them under forced rules, those
+//! proven safe in a free search); `key.rs`, the compact key the search's
+//! visited set is built on; `bits.rs`, the same relation seen as sets of
+//! cards, a bit per card; `lost.rs`, the positions that can never be won
+//! (SPEC §8 and the proofs of what it adds); `bound.rs`, a lower bound
+//! on the moves still needed (`--optimal`'s); `written.rs`, a search's
+//! solution with every foundation move written out.
 
+mod automatic;
 mod bits;
 mod bound;
 mod key;
@@ -20,17 +25,20 @@ mod lost;
 mod moves;
 #[cfg(test)]
 mod testing;
+mod written;
 
 use std::fmt;
 
-use crate::cards::{CARDS, Card, KING, Name, SUITS, card_of};
+use crate::cards::{CARDS, Card, Name, SUITS, card_of, suit};
 use crate::deal::Deal;
 use crate::rules::Rules;
 
+use automatic::Automatic;
 pub use bound::ColumnFacts;
 pub use key::{Key, KeyDecoder};
 pub use lost::Survey;
 pub use moves::{Dest, Illegal, Move};
+pub use written::{free_form, written_out};
 
 /// Where a card lies, when not on another card. Card numbers are `0..52`.
 pub const FLOOR: u8 = 52;
@@ -46,10 +54,13 @@ const NOTHING: u8 = 0xFF;
 /// "what lies on what lies below" without a branch; those are never read.
 const ABOVE_LEN: usize = FOUNDATION as usize + 1;
 
-/// A normalized position (SPEC §5).
+/// A position (SPEC §5): normalized under forced rules; under free rules
+/// (SPEC §9), with the foundation moves its [`Automatic`] rule makes.
 #[derive(Clone, Debug)]
 pub struct State {
     rules: &'static Rules,
+    /// The foundation moves it plays by itself after every move.
+    automatic: Automatic,
     /// What lies below each card: a card, [`FLOOR`], [`REGISTER`] or
     /// [`FOUNDATION`].
     below: [u8; CARDS],
@@ -74,10 +85,35 @@ impl PartialEq for State {
 impl Eq for State {}
 
 impl State {
-    /// The normalized initial position of a deal.
+    /// The initial position a search starts from: normalized under forced
+    /// rules; under free rules, with the foundation moves proven safe
+    /// played (see `automatic.rs`), which a search writes out with
+    /// [`written_out`].
     pub fn new(deal: &Deal) -> State {
+        State::new_telling(deal, |_| {})
+    }
+
+    /// [`State::new`], telling `played` each card played up on the way.
+    fn new_telling(deal: &Deal, played: impl FnMut(Card)) -> State {
+        let mut state = State::dealt(deal, Automatic::for_search(deal));
+        state.play_automatic(played);
+        state
+    }
+
+    /// The initial position a solution file starts from (SPEC §6, §9):
+    /// normalized under forced rules; under free rules the deal as dealt,
+    /// and no move is followed by any other.
+    pub fn for_replay(deal: &Deal) -> State {
+        let mut state = State::dealt(deal, Automatic::for_replay(deal));
+        state.play_automatic(|_| {});
+        state
+    }
+
+    /// The deal laid out, nothing played yet.
+    fn dealt(deal: &Deal, automatic: Automatic) -> State {
         let mut state = State {
             rules: deal.id.rules,
+            automatic,
             // Cards never placed below are on the foundation; none are at
             // the start.
             below: [FOUNDATION; CARDS],
@@ -100,7 +136,6 @@ impl State {
         for &card in &deal.registers {
             state.place(card, REGISTER);
         }
-        state.normalize();
         state
     }
 
@@ -202,29 +237,11 @@ impl State {
         }
     }
 
-    /// Plays every card that can go to the foundation, until none can
-    /// (SPEC §5). Only a suit's next card can go, so one look per suit and
-    /// round suffices; a round that plays nothing ends it.
+    /// Puts an accessible card, already lifted, on its suit's foundation.
     #[inline]
-    fn normalize(&mut self) {
-        loop {
-            let mut played = false;
-            for s in 0..SUITS as u8 {
-                let height = self.foundation[s as usize];
-                if height < KING {
-                    let next = card_of(height + 1, s);
-                    if self.is_accessible(next) {
-                        self.lift(next);
-                        self.place(next, FOUNDATION);
-                        self.foundation[s as usize] += 1;
-                        played = true;
-                    }
-                }
-            }
-            if !played {
-                return;
-            }
-        }
+    fn place_up(&mut self, card: Card) {
+        self.place(card, FOUNDATION);
+        self.foundation[suit(card) as usize] += 1;
     }
 }
 

@@ -1,14 +1,16 @@
-//! The moves of SPEC §5: what a move is, why one may be illegal, playing
-//! one, and finding every move worth searching.
+//! The moves of SPEC §5 and §9: what a move is, why one may be illegal,
+//! playing one, and finding every move worth searching.
 
 use std::fmt;
 
+use super::automatic::Automatic;
 use super::bits::{card_bits, top_bits};
 use super::{FLOOR, FOUNDATION, REGISTER, State};
-use crate::cards::{Card, KING, RANK_CARDS, card_of, rank};
+use crate::cards::{Card, KING, RANK_CARDS, card_of, rank, suit};
 use crate::rules::{Build, EmptyColumn};
 
-/// Where a move puts its card: SPEC §6's three kinds of destination.
+/// Where a move puts its card: SPEC §6's three kinds of destination, and
+/// under free rules SPEC §9's fourth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dest {
     /// On top of this card, which must be a column's top card.
@@ -17,6 +19,9 @@ pub enum Dest {
     EmptyColumn,
     /// Into a free register (`T`).
     Register,
+    /// Onto its suit's foundation (`F`): free rules only, where foundation
+    /// moves are the player's.
+    Foundation,
 }
 
 /// One move of a solution: a card and where it goes.
@@ -27,12 +32,13 @@ pub struct Move {
 }
 
 impl fmt::Display for Move {
-    /// The solution-file form: `33 38`, `33 V`, `33 T`.
+    /// The solution-file form: `33 38`, `33 V`, `33 T`, `33 F`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.dest {
             Dest::Card(d) => write!(f, "{} {}", self.card, d),
             Dest::EmptyColumn => write!(f, "{} V", self.card),
             Dest::Register => write!(f, "{} T", self.card),
+            Dest::Foundation => write!(f, "{} F", self.card),
         }
     }
 }
@@ -66,12 +72,22 @@ pub enum Illegal {
     NoRegisters,
     RegistersFull,
     RegisterToRegister,
+    /// `F` under forced rules: cards go up by themselves, and a file never
+    /// says so (SPEC §6).
+    FoundationIsForced,
+    /// The card is not its suit's next: `height` cards of its suit are up.
+    NotNextUp {
+        height: u8,
+    },
 }
 
 impl State {
     /// Why `mv` is illegal here, or `Ok` (SPEC §5).
     pub fn check_move(&self, mv: Move) -> Result<(), Illegal> {
         let card = mv.card;
+        if mv.dest == Dest::Foundation && self.automatic == Automatic::Every {
+            return Err(Illegal::FoundationIsForced);
+        }
         if self.below[card as usize] == FOUNDATION {
             return Err(Illegal::CardOnFoundation);
         }
@@ -82,7 +98,17 @@ impl State {
             Dest::Card(onto) => self.check_onto(card, onto),
             Dest::EmptyColumn => self.check_empty_column(card),
             Dest::Register => self.check_register(card),
+            Dest::Foundation => self.check_up(card),
         }
+    }
+
+    /// Why the accessible `card` may not go up, or `Ok`.
+    fn check_up(&self, card: Card) -> Result<(), Illegal> {
+        let height = self.foundation[suit(card) as usize];
+        if rank(card) != height + 1 {
+            return Err(Illegal::NotNextUp { height });
+        }
+        Ok(())
     }
 
     /// Why the accessible `card` may not go onto `onto`, or `Ok`.
@@ -131,9 +157,16 @@ impl State {
         Ok(())
     }
 
-    /// Plays a move known to be legal, then normalizes.
+    /// Plays a move known to be legal, then the foundation moves that
+    /// follow by themselves (all of them under forced rules: normalization).
     #[inline]
     pub fn apply(&mut self, mv: Move) {
+        self.apply_telling(mv, |_| {});
+    }
+
+    /// [`State::apply`], telling `played` each card that went up by itself.
+    #[inline]
+    pub(super) fn apply_telling(&mut self, mv: Move, played: impl FnMut(Card)) {
         debug_assert_eq!(self.check_move(mv), Ok(()));
         self.lift(mv.card);
         match mv.dest {
@@ -143,8 +176,9 @@ impl State {
                 self.place(mv.card, FLOOR);
             }
             Dest::Register => self.place(mv.card, REGISTER),
+            Dest::Foundation => self.place_up(mv.card),
         }
-        self.normalize();
+        self.play_automatic(played);
     }
 
     /// Plays `mv` if it is legal.
@@ -158,7 +192,9 @@ impl State {
     /// SPEC §5 less those that can never matter. A lone card is never moved
     /// into an empty column (the same position again), and a register card
     /// never to another register (not legal). All empty columns are one
-    /// target, as they are one destination in a solution file.
+    /// target, as they are one destination in a solution file. Under free
+    /// rules, each suit's next card that is accessible may also go up
+    /// (under forced rules it is up already).
     #[inline]
     pub fn for_each_move(&self, mut f: impl FnMut(Move)) {
         let rules = self.rules;
@@ -190,6 +226,15 @@ impl State {
             if can_register && below != REGISTER {
                 let dest = Dest::Register;
                 f(Move { card, dest });
+            }
+        }
+        if self.automatic != Automatic::Every {
+            for (s, &height) in self.foundation.iter().enumerate() {
+                let card = card_of(height + 1, s as u8);
+                if height < KING && self.is_accessible(card) {
+                    let dest = Dest::Foundation;
+                    f(Move { card, dest });
+                }
             }
         }
     }

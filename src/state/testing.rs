@@ -3,10 +3,13 @@
 
 use std::ops::RangeInclusive;
 
+use rustc_hash::FxHashSet;
+
+use super::automatic::Automatic;
 use super::{FOUNDATION, State};
 use crate::cards::{CARDS, Card, KING, SUITS, card_of, rank, suit};
 use crate::deal::{Deal, test_deal};
-use crate::rules::{GAMES, Rules};
+use crate::rules::{EmptyColumn, GAMES, GameId, Rules, find};
 
 /// The deal of `game` (long name or alias) and `seed`, and its normalized
 /// initial position.
@@ -38,14 +41,18 @@ pub(super) fn xorshift(rng: &mut u64) -> u64 {
 
 /// Calls `visit` with a deal's position and each position of a random
 /// legal walk from it, up to `steps` of them.
-pub(super) fn walk(
-    game: &str,
-    seed: u32,
+pub(super) fn walk(game: &str, seed: u32, steps: usize, rng: &mut u64, visit: impl FnMut(&State)) {
+    walk_from(initial(game, seed).1, steps, rng, visit);
+}
+
+/// Calls `visit` with `state` and each position of a random legal walk
+/// from it, up to `steps` of them.
+pub(super) fn walk_from(
+    mut state: State,
     steps: usize,
     rng: &mut u64,
     mut visit: impl FnMut(&State),
 ) {
-    let (_, mut state) = initial(game, seed);
     for _ in 0..steps {
         visit(&state);
         let mut moves = Vec::new();
@@ -69,4 +76,78 @@ pub(super) fn is_normalized(state: &State) -> bool {
 pub(super) fn foundation_is_consistent(state: &State) -> bool {
     (0..CARDS as Card)
         .all(|c| (state.below(c) == FOUNDATION) == (rank(c) <= state.foundation[suit(c) as usize]))
+}
+
+/// `state` playing `automatic`'s foundation moves from now on.
+pub(super) fn with(state: &State, automatic: Automatic) -> State {
+    let mut state = state.clone();
+    state.automatic = automatic;
+    state.play_automatic(|_| {});
+    state
+}
+
+/// Whether some sequence of moves wins from `state`, by a plain search
+/// of every position reachable: `None` when there are more than `cap`.
+/// Every position a game with automatic moves reaches is one the same game
+/// without them reaches too, so when that one is decided, so is this one.
+pub(super) fn winnable(state: &State, cap: usize) -> Option<bool> {
+    let mut seen = FxHashSet::default();
+    seen.insert(state.key());
+    let mut stack = vec![state.clone()];
+    let mut won = false;
+    while let Some(state) = stack.pop() {
+        won |= state.is_won();
+        if seen.len() > cap {
+            return None;
+        }
+        state.for_each_move(|mv| {
+            let mut child = state.clone();
+            child.apply(mv);
+            if seen.insert(child.key()) {
+                stack.push(child);
+            }
+        });
+    }
+    Some(won)
+}
+
+/// A small position of a game by `rules`: the cards above rank `up_to`
+/// shuffled by `rng`, the first `in_registers` of them in registers, the
+/// rest dealt into `columns` columns; the lower cards on the foundation;
+/// nothing played by itself yet.
+pub(super) fn small(
+    rules: &'static Rules,
+    up_to: u8,
+    columns: usize,
+    in_registers: usize,
+    rng: &mut u64,
+) -> State {
+    let mut cards: Vec<Card> = (0..CARDS as Card).filter(|&c| rank(c) > up_to).collect();
+    for i in (1..cards.len()).rev() {
+        cards.swap(i, (xorshift(rng) % (i as u64 + 1)) as usize);
+    }
+    let mut deal = Deal::new(GameId { rules, seed: 1 });
+    deal.registers = cards.drain(..in_registers).collect();
+    let per = cards.len().div_ceil(columns);
+    for (i, column) in deal.columns.iter_mut().enumerate() {
+        let take = if i < columns { per } else { 0 };
+        *column = cards.iter().skip(i * per).take(take).copied().collect();
+    }
+    let mut state = State::dealt(&deal, Automatic::Nothing);
+    for card in (0..CARDS as Card).filter(|&c| rank(c) <= up_to) {
+        state.place_up(card);
+    }
+    state
+}
+
+/// `game`'s rules with `registers` registers and empty columns that take
+/// no card: smaller games, to which the proof applies all the same.
+pub(super) fn variant(game: &str, registers: usize) -> &'static Rules {
+    let rules = find(game).expect("a game");
+    let empty_column = EmptyColumn::Nothing;
+    Box::leak(Box::new(Rules {
+        registers,
+        empty_column,
+        ..*rules
+    }))
 }

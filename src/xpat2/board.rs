@@ -4,15 +4,17 @@
 //!
 //! xpat2 replays those words blindly, so every foundation move — the
 //! forced ones of normalization included, in the order [`State`] plays
-//! them — is a word of its own, a `T` goes to the lowest-numbered empty
-//! free cell and a `V` to the lowest-numbered empty column.
+//! them, or under free rules the file's own `F` moves — is a word of its
+//! own, a `T` goes to the lowest-numbered empty free cell and a `V` to the
+//! lowest-numbered empty column.
 //!
 //! [`State`]: crate::state::State
 
 use anyhow::{Context, Result, bail};
 
-use crate::cards::{CARDS, Card, KING, Name, SUITS, card_of};
+use crate::cards::{CARDS, Card, KING, Name, SUITS, card_of, suit};
 use crate::deal::Deal;
+use crate::foundation::Foundation;
 use crate::state::{Dest, Move};
 
 /// Bits of a card index in each half of a move word; the pile number
@@ -25,6 +27,9 @@ const HALF_BITS: u32 = 16;
 /// where pile `p` starts (`first[piles] == 52`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Board {
+    /// Forced foundation moves: every move is followed by them, and so is
+    /// the deal. Under free rules the moves say each one.
+    forced: bool,
     columns: usize,
     registers: usize,
     cards: Vec<Card>,
@@ -56,6 +61,7 @@ impl Board {
         }
         first.push(cards.len());
         Board {
+            forced: deal.foundation == Foundation::Forced,
             columns,
             registers,
             cards,
@@ -81,6 +87,11 @@ impl Board {
     /// Where pile `p` starts in the array.
     pub(crate) fn first(&self, p: usize) -> usize {
         self.first[p]
+    }
+
+    /// Whether every card is on the foundation.
+    pub(crate) fn is_won(&self) -> bool {
+        (0..SUITS).all(|s| self.pile(s).len() == KING as usize)
     }
 
     /// Cards of pile `p`, bottom first.
@@ -147,9 +158,12 @@ impl Board {
     /// Plays every card that can go to the foundation, in the order
     /// `State`'s normalization does: rounds over the suits 0..3, each suit's
     /// next card if it is accessible, until a round plays nothing. Returns
-    /// the words.
+    /// the words: none under free rules, where nothing goes up by itself.
     fn normalize(&mut self) -> Vec<u32> {
         let mut words = Vec::new();
+        if !self.forced {
+            return words;
+        }
         loop {
             let mut played = false;
             for s in 0..SUITS as u8 {
@@ -193,6 +207,8 @@ impl Board {
                 .map(|i| self.cell_pile(i))
                 .find(|&p| empty(self, p))
                 .context("no empty free cell")?,
+            // Foundation piles are numbered by suit.
+            Dest::Foundation => suit(mv.card) as usize,
         };
         if dst == src_pile {
             bail!("{} would stay on its own pile", Name(mv.card));
@@ -208,7 +224,12 @@ impl Board {
 /// `Err` when a move does not fit xpat2's layout (never for a solution
 /// that replays).
 pub(crate) fn words(deal: &Deal, moves: &[Move]) -> Result<Vec<u32>> {
-    let mut board = Board::deal(deal);
+    words_on(&mut Board::deal(deal), moves)
+}
+
+/// The words of `moves` played on `board` (a player's position, say),
+/// after the foundation moves the solver would have made there already.
+pub(crate) fn words_on(board: &mut Board, moves: &[Move]) -> Result<Vec<u32>> {
     let mut words = board.normalize();
     for (i, &mv) in moves.iter().enumerate() {
         let more = board

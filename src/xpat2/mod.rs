@@ -9,7 +9,9 @@
 //! out behind the file's header.
 
 mod board;
-pub(crate) use board::{Board, words};
+mod continuation;
+pub(crate) use board::{Board, words, words_on};
+pub use continuation::{continuation, export_continuation};
 #[cfg(test)]
 mod oracle;
 
@@ -71,18 +73,21 @@ pub fn save(deal: &Deal, moves: &[Move], at: At) -> Result<Vec<u8>> {
         bail!("not a solution, no xpat2 save written: {why}");
     }
     let words = board::words(deal, moves).context("cannot lay the solution out as xpat2 does")?;
-    Ok(encode(deal.id, &words, at))
+    let replayed = match at {
+        At::Start => 0,
+        At::End => words.len(),
+    };
+    Ok(encode(deal.id, &words, replayed))
 }
 
-/// The header's integers for `moves` recorded words.
-fn header(id: GameId, moves: i32, at: At) -> [i32; HEADER_INTS] {
+/// The header's integers for `moves` recorded words, the first `replayed`
+/// of them played when xpat2 loads the file (all of them: the game is won).
+fn header(id: GameId, moves: usize, replayed: usize) -> [i32; HEADER_INTS] {
     let mut a = [UNUSED; HEADER_INTS];
     a[slot::SEED] = id.seed as i32;
-    a[slot::MOVES] = moves;
-    (a[slot::REPLAYED], a[slot::FINISHED]) = match at {
-        At::Start => (0, 0),
-        At::End => (moves, 1),
-    };
+    a[slot::MOVES] = moves as i32;
+    a[slot::REPLAYED] = replayed as i32;
+    a[slot::FINISHED] = i32::from(replayed == moves);
     a[slot::CHEATS] = 0;
     for i in slot::COUNTERS {
         a[i] = 0;
@@ -91,13 +96,14 @@ fn header(id: GameId, moves: i32, at: At) -> [i32; HEADER_INTS] {
     a
 }
 
-/// Name, header and words, big-endian (XPAT2-SAVE.md "Layout").
-fn encode(id: GameId, words: &[u32], at: At) -> Vec<u8> {
+/// Name, header and words, big-endian (XPAT2-SAVE.md "Layout"); xpat2
+/// plays the first `replayed` words on loading.
+fn encode(id: GameId, words: &[u32], replayed: usize) -> Vec<u8> {
     let padded = words.len().div_ceil(WORD_BLOCK) * WORD_BLOCK;
     let mut bytes = Vec::with_capacity(HEADER_BYTES + 4 * padded);
     bytes.extend_from_slice(id.rules.xpat2_name.as_bytes());
     bytes.resize(NAME_BYTES, 0);
-    for v in header(id, words.len() as i32, at) {
+    for v in header(id, words.len(), replayed) {
         bytes.extend_from_slice(&v.to_be_bytes());
     }
     for i in 0..padded {
@@ -123,14 +129,25 @@ pub fn file_name(id: GameId) -> String {
 /// inside it, when `path` is a directory), atomically; returns the path
 /// written.
 pub fn export(deal: &Deal, moves: &[Move], at: At, path: &Path) -> Result<PathBuf> {
-    let bytes = save(deal, moves, at)?;
-    let target = if path.is_dir() {
-        path.join(file_name(deal.id))
+    write(deal.id, &save(deal, moves, at)?, path)
+}
+
+/// Writes a save's bytes to `path`, or to xpat2's own file name inside it
+/// when `path` is a directory, atomically; returns the path written.
+fn write(id: GameId, bytes: &[u8], path: &Path) -> Result<PathBuf> {
+    let target = target(id, path);
+    solution::write_atomically(&target, bytes)?;
+    Ok(target)
+}
+
+/// Where a save given `--xpat2 PATH` goes: `PATH`, or xpat2's own file
+/// name inside it when `PATH` is a directory.
+pub fn target(id: GameId, path: &Path) -> PathBuf {
+    if path.is_dir() {
+        path.join(file_name(id))
     } else {
         path.to_path_buf()
-    };
-    solution::write_atomically(&target, &bytes)?;
-    Ok(target)
+    }
 }
 
 #[cfg(test)]

@@ -10,17 +10,23 @@ use std::slice::Iter;
 use super::*;
 use crate::cards::{Card, suit};
 use crate::deal::test_deal as deal;
+use crate::foundation::Foundation;
 use crate::search::{self, Limits, Outcome};
 use crate::state::{Dest, State};
 
 /// A solution of the first of `seeds` the search solves quickly.
 pub(super) fn solve(game: &str, seeds: &[u32]) -> (Deal, Vec<Move>) {
+    solve_by(game, seeds, Foundation::Forced)
+}
+
+/// [`solve`] under the foundation rule `foundation`.
+pub(super) fn solve_by(game: &str, seeds: &[u32], foundation: Foundation) -> (Deal, Vec<Move>) {
     let limits = Limits {
         max_states: 2_000_000,
         ..Limits::default()
     };
     for &seed in seeds {
-        let d = deal(game, seed);
+        let d = deal(game, seed).with_foundation(foundation);
         if let Outcome::Solved(moves) = search::search(&d, &limits, None).outcome {
             return (d, moves);
         }
@@ -103,8 +109,13 @@ impl Piles {
         dst
     }
 
-    /// Applies the words up to the next one that is not a foundation move.
-    fn apply_foundation_words(&mut self, words: &mut Peekable<Iter<u32>>) {
+    /// Applies the words up to the next one that is not a foundation move:
+    /// those of a forced normalization (under free rules there are none,
+    /// and the next foundation word is a move of the solution).
+    fn apply_foundation_words(&mut self, d: &Deal, words: &mut Peekable<Iter<u32>>) {
+        if d.foundation == Foundation::Free {
+            return;
+        }
         while let Some(&word) = words.next_if(|&&word| destination(word) < 4) {
             self.apply(word);
         }
@@ -133,32 +144,38 @@ impl Piles {
     }
 }
 
+/// Under both foundation rules: under free rules the solution's own `F`
+/// moves are the foundation words, and no other word sends a card up.
 #[test]
 fn round_trip_through_the_written_words_for_every_game() {
-    for (game, seeds) in [
+    let games = [
         ("fc", &[1, 2, 3][..]),
         ("st", &[8, 1, 2, 3]),
         ("mo", &[4, 1, 2, 3]),
         ("bd", &[6, 1, 7, 5]),
-    ] {
-        let (d, moves) = solve(game, seeds);
+    ];
+    for ((game, seeds), foundation) in games
+        .into_iter()
+        .flat_map(|g| Foundation::ALL.map(|f| (g, f)))
+    {
+        let (d, moves) = solve_by(game, seeds, foundation);
         let bytes = save(&d, &moves, At::End).unwrap();
         let n = be(&bytes, NAME_BYTES + 4 * slot::MOVES) as usize;
         let words: Vec<u32> = (0..n)
             .map(|i| be(&bytes, HEADER_BYTES + 4 * i) as u32)
             .collect();
         let mut piles = Piles::new(&d);
-        let mut state = State::new(&d);
+        let mut state = State::for_replay(&d);
         let mut w = words.iter().peekable();
         // The initial normalization: foundation words first.
-        piles.apply_foundation_words(&mut w);
+        piles.apply_foundation_words(&d, &mut w);
         piles.assert_matches(&state, &format!("{}: start", d.id));
         for (i, &mv) in moves.iter().enumerate() {
             let word = *w.next().expect("a word per move");
             let (src, _) = piles.at((word & 0x1FF) as usize);
             assert_eq!(piles.piles[src].last(), Some(&mv.card), "move {}", i + 1);
             let dst = piles.apply(word);
-            assert!(dst >= 4, "a solution move is not a foundation move");
+            assert_eq!(dst < 4, mv.dest == Dest::Foundation, "move {}", i + 1);
             match mv.dest {
                 Dest::Card(onto) => {
                     let pile = &piles.piles[dst];
@@ -168,8 +185,9 @@ fn round_trip_through_the_written_words_for_every_game() {
                     assert!(piles.columns.contains(&dst) && piles.piles[dst].len() == 1)
                 }
                 Dest::Register => assert!(piles.cells.contains(&dst)),
+                Dest::Foundation => assert_eq!(dst, suit(mv.card) as usize),
             }
-            piles.apply_foundation_words(&mut w);
+            piles.apply_foundation_words(&d, &mut w);
             state.apply(mv);
             piles.assert_matches(&state, &format!("{} move {}", d.id, i + 1));
         }

@@ -40,6 +40,21 @@ impl Follower {
         self.moves
     }
 
+    /// The solver's moves so far, from the deal.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The solver's position: the player's, normalized.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The player's position, exactly as xpat2 holds it.
+    pub(crate) fn board(&self) -> &Board {
+        &self.board
+    }
+
     /// Plays one move word of the player's (`src | dst << 9` in the low
     /// half, `new | src_pile << 9` in the high half).
     pub fn follow(&mut self, word: u32) -> Result<(), Refusal> {
@@ -188,6 +203,7 @@ impl Follower {
                 Dest::Card(c) => format!("onto {}", Name(c)),
                 Dest::EmptyColumn => "to an empty column".to_string(),
                 Dest::Register => "to a free cell".to_string(),
+                Dest::Foundation => "to the foundation".to_string(),
             };
             format!(
                 "the solver plays every card it can to the foundation at once, and then {} {to} is illegal: {}",

@@ -183,6 +183,13 @@ pub fn read(bytes: &[u8]) -> Result<Saved, Error> {
 /// (normalized). Moves the player undid are not followed.
 pub fn load(bytes: &[u8]) -> Result<(GameId, Vec<Move>), Error> {
     let saved = read(bytes)?;
+    let follower = follow(&saved)?;
+    Ok((saved.id, follower.into_moves()))
+}
+
+/// Follows the played moves of a save read by [`read`]: both the player's
+/// position (for a save that continues theirs) and the solver's.
+pub fn follow(saved: &Saved) -> Result<Follower, Error> {
     let deal = Deal::new(saved.id);
     let mut follower = Follower::new(&deal);
     for (i, &word) in saved.words[..saved.played].iter().enumerate() {
@@ -192,5 +199,5 @@ pub fn load(bytes: &[u8]) -> Result<(GameId, Vec<Move>), Error> {
             why,
         })?;
     }
-    Ok((saved.id, follower.into_moves()))
+    Ok(follower)
 }

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)] // each test file uses its own part of this module
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -40,7 +40,7 @@ impl Run {
     }
 }
 
-/// Runs the binary built for this test run.
+/// Runs the binary under test ([`bin`]).
 pub fn run<I, S>(args: I) -> Run
 where
     I: IntoIterator<Item = S>,
@@ -58,7 +58,7 @@ where
     S: AsRef<OsStr>,
 {
     let args: Vec<_> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_xpat-solver"));
+    let mut command = Command::new(bin());
     command.args(&args);
     if let Some(file) = stdout {
         command.stdout(file);
@@ -66,6 +66,68 @@ where
     if let Some(file) = stderr {
         command.stderr(file);
     }
+    finish(command, &args)
+}
+
+/// Runs the binary in `dir`: what it writes under a relative name goes
+/// there.
+pub fn run_in<I, S>(dir: &Path, args: I) -> Run
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let args: Vec<_> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
+    let mut command = Command::new(bin());
+    command.args(&args).current_dir(dir);
+    finish(command, &args)
+}
+
+/// The binary under test: the one built for this test run, or the one
+/// `XPAT_SOLVER_UNDER_TEST` names (to show a test fails on an older build).
+pub fn bin() -> OsString {
+    std::env::var_os("XPAT_SOLVER_UNDER_TEST")
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_xpat-solver").into())
+}
+
+/// Runs the binary with its address space limited to `kb` kilobytes
+/// (`ulimit -v`): an allocation past it fails, as on a machine without
+/// the memory.
+pub fn run_limited<I, S>(kb: u64, args: I) -> Run
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let args: Vec<_> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
+    let mut command = Command::new("sh");
+    command
+        .args(["-c", "ulimit -v \"$0\" && exec \"$@\""])
+        .arg(kb.to_string())
+        .arg(bin())
+        .args(&args);
+    finish(command, &args)
+}
+
+/// The least address space the binary needs to show a deal, in kilobytes
+/// (a whole number of megabytes): what it takes to start at all, whatever
+/// it then does.
+pub fn least_memory_to_start() -> u64 {
+    (1..256)
+        .map(|mb| mb * 1024)
+        .find(|&kb| {
+            let out = Command::new("sh")
+                .args(["-c", "ulimit -v \"$0\" && exec \"$1\" fc.1"])
+                .arg(kb.to_string())
+                .arg(bin())
+                .output()
+                .expect("cannot start sh");
+            out.status.success()
+        })
+        .expect("the binary does not start in 256 MB")
+}
+
+/// Waits for `command` and reads what it did; a run killed by a signal
+/// (an abort: exit 134 in a shell) or that panicked fails the test.
+fn finish(mut command: Command, args: &[std::ffi::OsString]) -> Run {
     let out = command.output().expect("cannot start xpat-solver");
     let run = Run {
         code: out.status.code().unwrap_or_else(|| {
@@ -92,6 +154,19 @@ pub fn is_verdict(line: &str) -> bool {
         || line
             .strip_prefix("ECHEC ")
             .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// A path as a command-line argument.
+pub fn arg(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 path")
+}
+
+/// How many moves a page written by `--html` holds, by its moves in words
+/// (a JSON list of strings in the page's data).
+pub fn words_on_the_page(html: &str) -> usize {
+    let start = html.find("\"words\":[\"").expect("the moves in words") + 9;
+    let end = start + html[start..].find("\"]").expect("the end of the words");
+    html[start..end].matches("\",\"").count() + 1
 }
 
 /// The project's `solutions/` directory.
@@ -129,4 +204,22 @@ impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
+}
+
+/// A character device to offer as an output, never a real one of `/dev`:
+/// a build that wrote through a rename would replace it (as root, that
+/// destroyed `/dev/null`). As root, a null device made in `dir`; as
+/// anyone else, `/dev/null`, whose directory they cannot write.
+pub fn scratch_device(dir: &Path) -> PathBuf {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        return PathBuf::from("/dev/null");
+    }
+    let path = dir.join("null-device");
+    let name = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: `name` is a NUL-terminated string alive for the call; the
+    // device numbers are those of /dev/null (1, 3).
+    let made = unsafe { libc::mknod(name.as_ptr(), libc::S_IFCHR | 0o666, libc::makedev(1, 3)) };
+    assert_eq!(made, 0, "mknod: {}", std::io::Error::last_os_error());
+    path
 }

@@ -3,7 +3,7 @@
 //! closure's own properties over random walks in every game.
 
 use super::super::FOUNDATION;
-use super::super::testing::{initial, walk};
+use super::super::testing::{initial, small, variant, walk, walk_from, winnable};
 use super::*;
 use crate::cards::CARDS;
 use crate::deal::Deal;
@@ -253,22 +253,59 @@ fn blocked_after_a_move_agrees_with_the_closure() {
     for game in ["bd", "mo"] {
         for seed in 1..=60 {
             walk(game, seed, 200, &mut rng, |state| {
-                if state.is_blocked_for_good() {
-                    return;
+                if !state.is_blocked_for_good() {
+                    shortcut_agrees(state, &format!("{game}.{seed}"), &mut compared);
                 }
-                state.for_each_move(|mv| {
-                    let mut child = state.clone();
-                    child.apply(mv);
-                    let blocked = child.is_blocked_for_good();
-                    assert_eq!(
-                        state.is_blocked_after(mv, &child),
-                        blocked,
-                        "{game}.{seed} {mv}"
-                    );
-                    compared[blocked as usize] += 1;
-                });
             });
         }
     }
     assert!(compared[0] > 1000 && compared[1] > 100, "{compared:?}");
+}
+
+/// Holds the shortcut after each move of `state`, which is not blocked, to
+/// the closure; counts the children not blocked and blocked.
+fn shortcut_agrees(state: &State, what: &str, compared: &mut [usize; 2]) {
+    state.for_each_move(|mv| {
+        let mut child = state.clone();
+        child.apply(mv);
+        let blocked = child.is_blocked_for_good();
+        assert_eq!(state.is_blocked_after(mv, &child), blocked, "{what} {mv}");
+        compared[blocked as usize] += 1;
+    });
+}
+
+/// Under free rules (no foundation move made by itself), every position
+/// the search would drop as lost is lost: no play from it wins. Small
+/// games of Midnight Oil and Baker's Dozen (where the closure and stuck
+/// cards apply) and of Seahaven with one register (dead runs of 3), each
+/// followed along a random walk; the walk's positions also show the
+/// shortcut after a move giving the closure's answer.
+#[test]
+fn under_free_rules_every_position_judged_lost_is_lost() {
+    const CAP: usize = 200_000;
+    let mut rng = 0xFEED_F00D_0000_0011u64;
+    let (mut lost_judged, mut compared) = (0, [0; 2]);
+    let cases = [
+        (variant("mo", 0), 7, 6, 0),
+        (variant("bd", 0), 8, 5, 0),
+        (variant("st", 1), 6, 5, 1),
+    ];
+    for (rules, up_to, columns, in_registers) in cases {
+        for _ in 0..15 {
+            let start = small(rules, up_to, columns, in_registers, &mut rng);
+            walk_from(start, 12, &mut rng, |state| {
+                let survey = state.survey();
+                let judged = survey.stuck || survey.dead_run || state.is_blocked_for_good();
+                if judged && let Some(won) = winnable(state, CAP) {
+                    assert!(!won, "{}:\n{state}", rules.name);
+                    lost_judged += 1;
+                }
+                if !state.is_blocked_for_good() {
+                    shortcut_agrees(state, rules.name, &mut compared);
+                }
+            });
+        }
+    }
+    assert!(lost_judged > 20, "{lost_judged}");
+    assert!(compared[0] > 100 && compared[1] > 0, "{compared:?}");
 }

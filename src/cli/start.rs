@@ -1,0 +1,107 @@
+//! Where `-check` and `-search` start: the deal, or with `--from-xpat2` a
+//! player's position in it, read from the save they made in xpat2 and
+//! followed move by move (issue 15). Everything after reads a [`Start`]:
+//! the search and the replay begin at its position, and the outputs
+//! (solution file, xpat2 save, web page) know what came before it.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, anyhow};
+
+use super::options::Game;
+use super::output::Shown;
+use crate::deal::Deal;
+use crate::foundation::Foundation;
+use crate::state::{Move, State};
+use crate::xpat2_load::{self, Follower, Saved};
+
+/// The deal, and the player's game when there is one.
+pub(super) struct Start {
+    pub deal: Deal,
+    pub player: Option<Player>,
+}
+
+/// A player's game as their save holds it, followed to their position.
+pub(super) struct Player {
+    /// The save's file.
+    pub path: PathBuf,
+    pub saved: Saved,
+    pub followed: Follower,
+}
+
+impl Start {
+    /// The deal of `RULE.SEED` played by the foundation rule `foundation`,
+    /// or the player's game of `--from-xpat2` (forced rules: the options
+    /// refuse it with free ones): `Err` (exit 3) for a save that cannot be
+    /// read or followed, naming the move.
+    pub fn new(game: &Game, foundation: Foundation) -> Result<Start> {
+        let save = match game {
+            Game::Deal(id) => {
+                return Ok(Start {
+                    deal: Deal::new(*id).with_foundation(foundation),
+                    player: None,
+                });
+            }
+            Game::Save(save) => save,
+        };
+        let bytes = std::fs::read(save)
+            .with_context(|| format!("cannot read xpat2 save '{}'", Shown(save)))?;
+        let player = xpat2_load::read(&bytes)
+            .and_then(|saved| {
+                let followed = xpat2_load::follow(&saved)?;
+                Ok(Player {
+                    path: save.clone(),
+                    saved,
+                    followed,
+                })
+            })
+            .map_err(|e| anyhow!("xpat2 save '{}': {e}", Shown(save)))?;
+        Ok(Start {
+            deal: Deal::new(player.saved.id),
+            player: Some(player),
+        })
+    }
+
+    /// The position the search starts from: under free rules, with the
+    /// foundation moves proven safe played (the search writes them out).
+    pub fn root(&self) -> State {
+        match &self.player {
+            Some(player) => player.followed.state().clone(),
+            None => State::new(&self.deal),
+        }
+    }
+
+    /// The position a solution file is replayed from: under free rules
+    /// the deal as dealt, nothing played.
+    pub fn replay_root(&self) -> State {
+        match &self.player {
+            Some(player) => player.followed.state().clone(),
+            None => State::for_replay(&self.deal),
+        }
+    }
+
+    /// The solver's moves from the deal to [`Start::root`].
+    pub fn before(&self) -> &[Move] {
+        self.player.as_ref().map_or(&[], |p| p.followed.moves())
+    }
+
+    /// Says where a player's game stands, on the first line of a mode's
+    /// output.
+    pub fn introduce(&self) -> Result<()> {
+        let Some(player) = &self.player else {
+            return Ok(());
+        };
+        let (played, recorded) = (player.saved.played, player.saved.words.len());
+        let undone = match recorded - played {
+            0 => String::new(),
+            n => format!(" ({n} undone, left out)"),
+        };
+        let moves = if played == 1 { "move" } else { "moves" };
+        say!(
+            "{}: the player's position in {}, after their {played} {moves}{undone}: {} cards on the foundation",
+            self.deal.id,
+            Shown(&player.path),
+            self.root().score()
+        )
+    }
+}

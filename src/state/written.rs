@@ -1,0 +1,103 @@
+//! A search's solution as its file writes it. The search's positions play
+//! some foundation moves by themselves (`automatic.rs`); under forced rules
+//! that is the rules' own normalization and a file never writes it, but
+//! under free rules a file is the whole game (SPEC §9), so each of those
+//! moves becomes a `CARD F` line of its own, where it happened.
+
+use super::{Dest, Move, State};
+use crate::cards::Card;
+use crate::deal::Deal;
+use crate::foundation::Foundation;
+
+/// The moves of a file for the search's solution `moves` of `deal`: the
+/// same under forced rules; under free rules, its [`free_form`].
+pub fn written_out(deal: &Deal, moves: &[Move]) -> Vec<Move> {
+    match deal.foundation {
+        Foundation::Forced => moves.to_vec(),
+        Foundation::Free => free_form(deal, moves),
+    }
+}
+
+/// The free file (SPEC §9) of the same game as `moves`, a search's
+/// solution of `deal` or, under forced rules, a solution file: every
+/// foundation move its positions made by themselves written in, in the
+/// order they were made (the deal's first, then each after the move that
+/// let it go). A forced solution so written is a free solution.
+pub fn free_form(deal: &Deal, moves: &[Move]) -> Vec<Move> {
+    let mut up: Vec<Card> = Vec::new();
+    let mut state = State::new_telling(deal, |card| up.push(card));
+    let mut written: Vec<Move> = up.drain(..).map(goes_up).collect();
+    for &mv in moves {
+        written.push(mv);
+        state.apply_telling(mv, |card| up.push(card));
+        written.extend(up.drain(..).map(goes_up));
+    }
+    written
+}
+
+fn goes_up(card: Card) -> Move {
+    Move {
+        card,
+        dest: Dest::Foundation,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{Verdict, replay_moves};
+    use crate::deal::test_deal;
+
+    /// SPEC §9's example: in FreeCell 123, once 2♥ is in a register A♦
+    /// and 2♦ can go up, and both are safe; the free file writes them
+    /// right after the move, the forced file never.
+    #[test]
+    fn automatic_moves_are_written_where_they_happen() {
+        let forced = test_deal("fc", 123);
+        let moves = [Move {
+            card: 6,
+            dest: Dest::Register,
+        }];
+        assert_eq!(written_out(&forced, &moves), moves);
+        let free = test_deal("fc", 123).with_foundation(Foundation::Free);
+        let written = written_out(&free, &moves);
+        assert_eq!(written, [moves[0], goes_up(3), goes_up(7)]);
+        assert_eq!(free_form(&forced, &moves), written);
+        assert!(matches!(
+            replay_moves(&free, &written),
+            Verdict::Failed { line: 4, .. }
+        ));
+    }
+
+    /// SPEC §9's example: the course's FreeCell.123 solution, written in
+    /// the free form (`solutions/free/fc123-course.sol`), begins `6 T`,
+    /// `3 F`, `7 F`, `33 38`, `37 T`, `11 F`, `5 T`; without its `F` lines
+    /// it is a forced solution whose free form it is.
+    #[test]
+    fn the_course_solution_in_the_free_form() {
+        let text = include_bytes!("../../solutions/free/fc123-course.sol");
+        let free: Vec<Move> = crate::solution::parse(text)
+            .into_iter()
+            .map(Result::unwrap)
+            .collect();
+        let head: Vec<String> = free[..7].iter().map(Move::to_string).collect();
+        assert_eq!(head, ["6 T", "3 F", "7 F", "33 38", "37 T", "11 F", "5 T"]);
+        let forced_moves: Vec<Move> = free
+            .iter()
+            .copied()
+            .filter(|m| m.dest != Dest::Foundation)
+            .collect();
+        assert_eq!(free.len(), forced_moves.len() + 52);
+        let forced = test_deal("fc", 123);
+        assert!(matches!(
+            replay_moves(&forced, &forced_moves),
+            Verdict::Won { .. }
+        ));
+        assert_eq!(free_form(&forced, &forced_moves), free);
+        let free_deal = forced.clone().with_foundation(Foundation::Free);
+        assert!(matches!(
+            replay_moves(&free_deal, &free),
+            Verdict::Won { .. }
+        ));
+    }
+}

@@ -1,0 +1,293 @@
+//! `xpat-solver survey ...`: its command line, checked whole before any
+//! deal is searched, so that a typo costs a message, not an hour.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Parser;
+
+use crate::search::{Length, MAX_STATES};
+
+use super::deals::{Deals, Shard, parse_games};
+use super::seeds::Seeds;
+
+/// Exit code for bad arguments and files (the single-deal command's too).
+pub const EXIT_USAGE: u8 = 3;
+
+const AFTER_HELP: &str = "\
+GAMES: names or aliases joined by commas (fc,st), or all.
+SEEDS: ranges and seeds joined by commas (1-1000,19621); or --random N.
+Deals run seed by seed, every game at each seed; --shard K/N takes the
+deals whose position in that list is K modulo N (K from 0 to N-1).
+
+Rows (game,seed,verdict,moves,expanded,stored,seconds,limit) go to --out
+FILE, a whole row per deal as it ends, or to stdout, with the summary on
+stderr. Ctrl-C stops cleanly (a second one at once); --resume continues.
+
+Examples:
+  xpat-solver survey fc 1-100000 --out fc.csv
+  xpat-solver survey all --random 10000 --rng-seed 7 --out sample.csv
+  xpat-solver survey fc 1-1000000 --shard 3/8 --out fc.3.csv
+  xpat-solver survey --summary fc.*.csv
+
+Exit: 0 every deal decided, 1 some undecided (ECHEC), 3 bad arguments or
+files, 130 interrupted.";
+
+/// Surveys many deals in one process, on every core: a verdict and the
+/// search's figures per deal, and a summary per game.
+#[derive(Parser, Debug)]
+#[command(name = "xpat-solver survey", after_help = AFTER_HELP)]
+struct Cli {
+    /// Games: fc,st,mo,bd (names or aliases) or all
+    games: Option<String>,
+
+    /// Seeds: ranges and lists, e.g. 1-1000,19621
+    seeds: Option<String>,
+
+    /// Survey N distinct seeds drawn uniformly from 1..999999999 instead
+    #[arg(long, value_name = "N")]
+    random: Option<u64>,
+
+    /// Seed of --random's generator: the same S draws the same seeds
+    #[arg(long, value_name = "S", default_value_t = 1, requires = "random")]
+    rng_seed: u64,
+
+    /// Worker threads [default: the available cores]
+    #[arg(long, short = 'j', value_name = "N")]
+    jobs: Option<usize>,
+
+    /// Give a deal up (ECHEC) after this many seconds
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 10.0,
+        allow_negative_numbers = true
+    )]
+    timeout: f64,
+
+    /// Give a deal up (ECHEC) after storing this many positions [default: a
+    /// third of the usable memory, shared by the workers]
+    #[arg(long, value_name = "N")]
+    max_states: Option<u64>,
+
+    /// Keep each solution as found, without the shortening that follows
+    /// by default (as -search --fast)
+    #[arg(long)]
+    fast: bool,
+
+    /// The fewest moves, proven by an A* search (as -search --optimal): a
+    /// deal left ECHEC has no proven-shortest solution within the limits
+    #[arg(long, conflicts_with = "fast")]
+    optimal: bool,
+
+    /// Write the rows to FILE (CSV) instead of stdout
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+
+    /// Continue --out FILE: skip the deals in it, redo a torn last line
+    #[arg(long, requires = "out")]
+    resume: bool,
+
+    /// Write each solution, checked, to DIR/Game.SEED.sol
+    #[arg(long, value_name = "DIR")]
+    solutions: Option<PathBuf>,
+
+    /// Take only the deals whose position in the list is K modulo N
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+
+    /// Summarize survey files (shards merge) instead of surveying
+    #[arg(long, value_name = "FILE", num_args = 1.., exclusive = true)]
+    summary: Option<Vec<PathBuf>>,
+}
+
+/// What the command line asks for.
+#[derive(Debug)]
+pub enum Command {
+    /// Search these deals.
+    Survey(Plan),
+    /// Summarize these files.
+    Summary(Vec<PathBuf>),
+}
+
+/// A survey to run, every argument checked.
+#[derive(Debug)]
+pub struct Plan {
+    pub deals: Deals,
+    pub jobs: usize,
+    pub timeout: Duration,
+    /// `None`: derive it from the memory (see `run::default_max_states`).
+    pub max_states: Option<u64>,
+    /// How short each solution must be (`--fast`, `--optimal`).
+    pub length: Length,
+    pub out: Option<PathBuf>,
+    pub resume: bool,
+    pub solutions: Option<PathBuf>,
+    /// The arguments after `survey`, to print the command that resumes.
+    pub words: Vec<String>,
+}
+
+/// Parses the arguments after `xpat-solver survey`. `Err` carries the exit
+/// code once the message (one line) or the help is printed.
+pub fn parse(args: Vec<OsString>) -> Result<Command, u8> {
+    let words: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let all = std::iter::once(OsString::from("xpat-solver survey")).chain(args);
+    let cli = Cli::try_parse_from(all).map_err(|e| {
+        if e.use_stderr() {
+            eprintln!("xpat-solver survey: {}", clap_line(&e.render().to_string()));
+            EXIT_USAGE
+        } else {
+            let _ = e.print();
+            0
+        }
+    })?;
+    check(cli, words).map_err(|message| {
+        eprintln!("xpat-solver survey: {message}");
+        EXIT_USAGE
+    })
+}
+
+/// Clap's message on one line, so a job's log shows the reason where it
+/// is grepped: the lines before its usage block, with a pointer to help.
+fn clap_line(rendered: &str) -> String {
+    let reason: Vec<&str> = rendered
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:"))
+        .map(|l| l.trim().trim_start_matches("error: "))
+        .filter(|l| !l.is_empty())
+        .collect();
+    format!(
+        "{} (usage: xpat-solver survey GAMES SEEDS [OPTIONS]; see --help)",
+        reason.join(" ")
+    )
+}
+
+/// Turns the parsed words into a plan, or says what is wrong.
+fn check(cli: Cli, words: Vec<String>) -> Result<Command, String> {
+    if let Some(files) = cli.summary {
+        return Ok(Command::Summary(files));
+    }
+    let Some(games) = cli.games else {
+        return Err(
+            "expected GAMES and SEEDS (e.g. survey fc 1-1000), or --summary FILE...".into(),
+        );
+    };
+    let seeds = match (cli.seeds, cli.random) {
+        (Some(_), Some(_)) => return Err("give SEEDS or --random N, not both".into()),
+        (None, None) => {
+            return Err("expected SEEDS after GAMES (e.g. 1-1000), or --random N".into());
+        }
+        (Some(text), None) => Seeds::parse(&text)?,
+        (None, Some(n)) => Seeds::random(n, cli.rng_seed)?,
+    };
+    let shard = cli.shard.as_deref().map_or(Ok(Shard::ALL), Shard::parse)?;
+    let deals = Deals::new(parse_games(&games)?, seeds, shard);
+    if deals.is_empty() {
+        return Err(format!(
+            "shard {}/{} holds no deal: there are fewer deals than shards",
+            shard.k, shard.n
+        ));
+    }
+    let jobs = match cli.jobs {
+        Some(0) => return Err("--jobs 0: expected at least one worker".into()),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    if !(cli.timeout.is_finite() && cli.timeout > 0.0) {
+        return Err(format!(
+            "--timeout {}: expected a positive number of seconds",
+            cli.timeout
+        ));
+    }
+    if let Some(n) = cli.max_states.filter(|&n| n == 0 || n > MAX_STATES) {
+        return Err(format!(
+            "--max-states {n}: expected a number from 1 to {MAX_STATES}"
+        ));
+    }
+    Ok(Command::Survey(Plan {
+        deals,
+        jobs,
+        timeout: Duration::from_secs_f64(cli.timeout),
+        max_states: cli.max_states,
+        length: Length::asked(cli.fast, cli.optimal),
+        out: cli.out,
+        resume: cli.resume,
+        solutions: cli.solutions,
+        words,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(line: &str) -> Result<Plan, String> {
+        let args: Vec<OsString> = line.split(' ').map(OsString::from).collect();
+        let words = line.split(' ').map(String::from).collect();
+        let all = std::iter::once(OsString::from("x")).chain(args);
+        let cli = Cli::try_parse_from(all).map_err(|e| e.to_string())?;
+        match check(cli, words)? {
+            Command::Survey(plan) => Ok(plan),
+            Command::Summary(_) => Err("summary".into()),
+        }
+    }
+
+    #[test]
+    fn a_whole_command_line() {
+        let p = plan(
+            "fc,st 1-10 --jobs 3 --timeout 2.5 --max-states 1000 --out a.csv --resume --shard 1/2",
+        )
+        .unwrap();
+        assert_eq!((p.deals.len(), p.jobs), (10, 3));
+        assert_eq!(
+            (p.timeout, p.max_states),
+            (Duration::from_millis(2500), Some(1000))
+        );
+        assert!(p.resume && p.out == Some(PathBuf::from("a.csv")));
+        let p = plan("bd --random 50 --rng-seed 9").unwrap();
+        assert_eq!(
+            (p.deals.len(), p.max_states, p.timeout.as_secs()),
+            (50, None, 10)
+        );
+        assert!(p.jobs >= 1);
+    }
+
+    #[test]
+    fn refuses_what_cannot_run() {
+        let cases = [
+            ("fc", "expected SEEDS"),
+            ("fc 1-5 --random 5", "not both"),
+            ("fc 5-1", "range 5-1 is empty"),
+            ("fc 0", "seed 0"),
+            ("xx 1-5", "unknown game 'xx'"),
+            ("fc 1-5 --shard 2/2", "does not exist"),
+            ("fc 1 --shard 1/2", "holds no deal"),
+            ("fc 1-5 --jobs 0", "--jobs 0"),
+            ("fc 1-5 --timeout 0", "--timeout 0"),
+            ("fc 1-5 --timeout nan", "--timeout NaN"),
+            ("fc 1-5 --max-states 0", "--max-states 0"),
+            ("fc 1-5 --resume", "--out"),
+            ("fc 1-5 --rng-seed 3", "--random"),
+            ("fc 1-5 --summary a.csv", "cannot be used"),
+        ];
+        for (line, says) in cases {
+            let err = plan(line).unwrap_err();
+            assert!(err.contains(says), "{line}: {err}");
+        }
+    }
+
+    #[test]
+    fn clap_messages_fold_to_one_line() {
+        let e = Cli::try_parse_from(["x", "fc", "1", "--jobs", "two"]).unwrap_err();
+        let line = clap_line(&e.render().to_string());
+        assert!(
+            !line.contains('\n') && line.contains("invalid value 'two'"),
+            "{line}"
+        );
+        assert!(line.ends_with("see --help)"), "{line}");
+    }
+}

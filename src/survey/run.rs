@@ -1,0 +1,330 @@
+//! A survey run: worker threads take the deals one at a time from a shared
+//! counter and search them; the main thread alone writes the rows, keeps
+//! the results, draws the progress and watches for signals.
+//!
+//! One process for all deals saves a process start per deal (about as
+//! long as a FreeCell search), and a counter rather than fixed slices keeps
+//! every core busy when a few deals take seconds and most milliseconds.
+//!
+//! Each search starts with `memory::return_freed_memory` (glibc's
+//! `mallopt`), process-wide: called from several workers at once it is
+//! harmless, as glibc takes its main arena's lock for it and every call
+//! sets the same value.
+
+use std::io::ErrorKind;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+
+use rustc_hash::FxHashSet;
+
+use crate::check::{self, Verdict as Replay};
+use crate::deal::Deal;
+use crate::rules::GameId;
+use crate::search::{self, BYTES_PER_POSITION, Limit, Limits, MAX_STATES, Outcome};
+use crate::{memory, solution};
+
+use super::args::{EXIT_USAGE, Plan};
+use super::deals::{Deals, deal_key};
+use super::finish::{Stop, finish};
+use super::progress::Progress;
+use super::row::Row;
+use super::signals;
+use super::summary::Results;
+use super::table::{Resumed, Table};
+
+/// A worker's stack: the main thread's usual size, as `-search` has.
+const WORKER_STACK: usize = 8 << 20;
+
+/// Runs the survey; returns the exit code.
+pub fn run(plan: Plan) -> u8 {
+    survey(&plan).unwrap_or_else(|message| {
+        eprintln!("xpat-solver survey: {message}");
+        EXIT_USAGE
+    })
+}
+
+/// What a worker hands the main thread.
+enum Done {
+    Row(Row),
+    /// A solution that does not replay, or a solution file not written.
+    Failed(String),
+}
+
+/// What the workers share.
+struct Work<'a> {
+    deals: &'a Deals,
+    limits: Limits,
+    solutions: Option<&'a Path>,
+    /// Deals already in the file being resumed.
+    skip: FxHashSet<(u8, u32)>,
+    /// Deals to survey in this run (those of `deals` not in `skip`).
+    todo: u64,
+    /// The next position in `deals` to take.
+    next: AtomicU64,
+    /// Set by the main thread, once it has seen a signal or a failure:
+    /// take no new deal.
+    stop: AtomicBool,
+    /// Set by the first SIGINT or SIGTERM.
+    interrupted: &'a AtomicBool,
+}
+
+fn survey(plan: &Plan) -> Result<u8, String> {
+    let interrupted = signals::install()?;
+    let (mut table, resumed) = open(plan)?;
+    let mut results = Results::default();
+    let mut skip = FxHashSet::default();
+    let mut already = 0;
+    for row in &resumed.rows {
+        results.add(row);
+        already += u64::from(skip.insert(deal_key(row.id)) && plan.deals.contains(row.id));
+    }
+    let (max_states, why) = max_states(plan);
+    let todo = plan.deals.len() - already;
+    announce(plan, todo, already, max_states, &why);
+    if let (Some(torn), Some(path)) = (&resumed.torn, table.path()) {
+        eprintln!(
+            "survey: the last line of '{}' was torn ({torn:?}): cut off, its deal is redone",
+            path.display()
+        );
+    }
+    let work = Work {
+        deals: &plan.deals,
+        // No --diff: a survey wants proofs. The rest as `Limits::default`,
+        // so that a field added to `Limits` needs no change here.
+        limits: Limits {
+            max_states,
+            timeout: Some(plan.timeout),
+            // The first Ctrl-C ends the searches under way at once; their
+            // deals get no row, so `--resume` does them again.
+            cancel: Some(interrupted.clone()),
+            length: plan.length,
+            ..Limits::default()
+        },
+        solutions: plan.solutions.as_deref(),
+        skip,
+        todo,
+        next: AtomicU64::new(0),
+        stop: AtomicBool::new(false),
+        interrupted: &interrupted,
+    };
+    let start = Instant::now();
+    let (stop, surveyed) = drive(&work, plan, &mut table, &mut results);
+    table.sync();
+    let seconds = start.elapsed().as_secs_f64();
+    let closing = format!(
+        "{}{surveyed} deals surveyed in {seconds:.1} s on {} ({:.0} deals/s), peak memory {} MB, budget {} MB\n",
+        results.render(),
+        workers(plan.jobs),
+        surveyed as f64 / seconds.max(1e-9),
+        memory::peak().unwrap_or(0) >> 20,
+        (max_states * plan.jobs as u64 * BYTES_PER_POSITION) >> 20
+    );
+    match &table {
+        Table::File { .. } => print!("{closing}"),
+        Table::Stdout => eprint!("{closing}"),
+    }
+    Ok(finish(stop, plan, &table, &results, surveyed, todo))
+}
+
+/// The first line on stderr: what will be searched, and within what.
+fn announce(plan: &Plan, todo: u64, already: u64, max_states: u64, why: &str) {
+    let names: Vec<&str> = plan.deals.games().iter().map(|r| r.name).collect();
+    eprintln!(
+        "survey: {todo} deals of {} on {}, each at most {} s and {max_states} positions ({why}){}",
+        names.join(", "),
+        workers(plan.jobs),
+        plan.timeout.as_secs_f64(),
+        match already {
+            0 => String::new(),
+            n => format!("; {n} already done"),
+        }
+    );
+}
+
+/// Opens where the rows go (reading the file back to resume it) and the
+/// solutions' directory.
+fn open(plan: &Plan) -> Result<(Table, Resumed), String> {
+    let nothing = || Resumed {
+        rows: Vec::new(),
+        torn: None,
+    };
+    let opened = match &plan.out {
+        None => (
+            Table::stdout().map_err(|e| format!("cannot write to stdout: {e}"))?,
+            nothing(),
+        ),
+        Some(path) if plan.resume => Table::resume(path)?,
+        Some(path) => (Table::create(path)?, nothing()),
+    };
+    if let Some(dir) = &plan.solutions {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("--solutions '{}': {e}", dir.display()))?;
+    }
+    Ok(opened)
+}
+
+/// Starts the workers and takes their rows until they are done; returns
+/// why the run stopped early, if it did, and how many deals it surveyed.
+fn drive(
+    work: &Work,
+    plan: &Plan,
+    table: &mut Table,
+    results: &mut Results,
+) -> (Option<Stop>, u64) {
+    let mut progress = Progress::new(work.todo, table.path().is_none());
+    let (tx, rx) = mpsc::channel();
+    let mut ended = (None, 0);
+    std::thread::scope(|scope| {
+        let mut stop = None;
+        for _ in 0..plan.jobs {
+            let tx = tx.clone();
+            let spawned = std::thread::Builder::new()
+                .name("survey".into())
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, move || work.run(tx));
+            if let Err(e) = spawned {
+                stop = Some(Stop::Failed(format!("cannot start a worker thread: {e}")));
+                work.stop.store(true, Relaxed);
+            }
+        }
+        drop(tx);
+        ended = collect(&rx, work, table, results, &mut progress, stop);
+    });
+    progress.finish();
+    ended
+}
+
+/// The main thread's loop: writes each row as it comes, and turns a
+/// signal or a failure into a stop, until every worker has ended.
+fn collect(
+    rx: &Receiver<Done>,
+    work: &Work,
+    table: &mut Table,
+    results: &mut Results,
+    progress: &mut Progress,
+    mut stop: Option<Stop>,
+) -> (Option<Stop>, u64) {
+    let mut surveyed = 0;
+    let mut workers_done = false;
+    while !workers_done {
+        match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(Done::Row(row)) => match progress.around_row(|| table.write(&row)) {
+                Ok(()) => {
+                    results.add(&row);
+                    progress.add(row.verdict);
+                    surveyed += 1;
+                }
+                Err(e) => stop = stop.or(Some(write_failed(table, &e))),
+            },
+            Ok(Done::Failed(message)) => stop = stop.or(Some(Stop::Failed(message))),
+            Err(RecvTimeoutError::Timeout) => {}
+            // The workers may have seen a signal first and stopped: the
+            // check below still makes it an interruption.
+            Err(RecvTimeoutError::Disconnected) => workers_done = true,
+        }
+        if stop.is_none() && work.interrupted.load(Relaxed) {
+            stop = Some(Stop::Interrupted);
+            progress.say(
+                "survey: interrupted; stopping the deals under way (they are redone on --resume), Ctrl-C again to quit at once",
+            );
+        }
+        if stop.is_some() {
+            work.stop.store(true, Relaxed);
+        }
+    }
+    (stop, surveyed)
+}
+
+fn write_failed(table: &Table, e: &std::io::Error) -> Stop {
+    match table.path() {
+        None if e.kind() == ErrorKind::BrokenPipe => Stop::ReaderGone,
+        None => Stop::Failed(format!("cannot write to stdout: {e}")),
+        Some(path) => Stop::Failed(format!("cannot write '{}': {e}", path.display())),
+    }
+}
+
+impl Work<'_> {
+    /// A worker: deals one after another until none is left or the main
+    /// thread says stop.
+    fn run(&self, tx: Sender<Done>) {
+        // Only the main thread's word stops a worker, so that a signal is
+        // always seen, said and answered in one place.
+        while !self.stop.load(Relaxed) {
+            let j = self.next.fetch_add(1, Relaxed);
+            if j >= self.deals.len() {
+                break;
+            }
+            let id = self.deals.get(j);
+            if self.skip.contains(&deal_key(id)) {
+                continue;
+            }
+            let done = match self.survey(id) {
+                Ok(Some(row)) => Done::Row(row),
+                // Interrupted: take no further deal either.
+                Ok(None) => break,
+                Err(e) => Done::Failed(e),
+            };
+            if tx.send(done).is_err() {
+                break;
+            }
+        }
+    }
+
+    /// One deal, as `-search` does it: the search, the solution replayed
+    /// by the `-check` code, and written if asked. `None` when the search
+    /// was interrupted: that deal has no verdict to record, nor a solution
+    /// whose shortening the interrupt cut short (a rerun would shorten it).
+    fn survey(&self, id: GameId) -> Result<Option<Row>, String> {
+        let deal = Deal::new(id);
+        let report = search::search(&deal, &self.limits, None);
+        if report.outcome == Outcome::GaveUp(Limit::Cancelled) || self.limits.cancelled() {
+            return Ok(None);
+        }
+        if let Outcome::Solved(moves) = &report.outcome {
+            if let Replay::Failed { why, .. } = check::replay_moves(&deal, moves) {
+                return Err(format!(
+                    "internal error: the solution found for {id} does not replay ({why})"
+                ));
+            }
+            if let Some(dir) = self.solutions {
+                let path = dir.join(format!("{id}.sol"));
+                solution::write_atomically(&path, solution::format(moves).as_bytes())
+                    .map_err(|e| format!("{e:#}"))?;
+            }
+        }
+        Ok(Some(Row::new(id, &report)))
+    }
+}
+
+/// `--max-states`, or what keeps all workers together within a third of
+/// the memory usable now; and where the figure came from, for the log.
+fn max_states(plan: &Plan) -> (u64, String) {
+    if let Some(n) = plan.max_states {
+        return (n, "--max-states".into());
+    }
+    let jobs = plan.jobs as u64;
+    match memory::usable() {
+        Some(bytes) => (
+            (bytes / 3 / jobs / BYTES_PER_POSITION).clamp(1, MAX_STATES),
+            format!(
+                "a third of {:.1} GB usable, shared by {} at {BYTES_PER_POSITION} B a position",
+                bytes as f64 / 1e9,
+                workers(plan.jobs)
+            ),
+        ),
+        None => (
+            (search::DEFAULT_MAX_STATES / jobs).max(1),
+            "usable memory unknown: -search's default shared by the workers".into(),
+        ),
+    }
+}
+
+/// "1 worker", "2 workers".
+pub(super) fn workers(jobs: usize) -> String {
+    match jobs {
+        1 => "1 worker".into(),
+        n => format!("{n} workers"),
+    }
+}

@@ -1,0 +1,235 @@
+//! Where the rows go: a CSV file (`--out`), written a whole row at a time,
+//! or stdout; and reading a file back to resume it.
+//!
+//! Each row is one `write` of the whole line to a file opened for
+//! appending, as soon as its deal is done: the kernel appends it whole, so
+//! a crash or `kill -9` loses at most the rows of the deals then running,
+//! and can tear at most the last line (a write cut short by the kill, or a
+//! lost disk page after a power cut). Resuming cuts a torn last line off
+//! and its deal is redone, so each deal ends up in the file exactly once.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use super::row::{HEADER, Row};
+
+/// An open destination for rows.
+pub enum Table {
+    Stdout,
+    File { file: File, path: PathBuf },
+}
+
+/// What a file to resume held.
+#[derive(Debug, PartialEq)]
+pub struct Resumed {
+    pub rows: Vec<Row>,
+    /// A torn last line that was cut off (its deal is redone).
+    pub torn: Option<String>,
+}
+
+impl Table {
+    /// Rows to stdout, after the header.
+    pub fn stdout() -> std::io::Result<Table> {
+        let mut table = Table::Stdout;
+        table.write_line(&format!("{HEADER}\n"))?;
+        Ok(table)
+    }
+
+    /// A new file; an existing one is never overwritten.
+    pub fn create(path: &Path) -> Result<Table, String> {
+        let file = OpenOptions::new()
+            .append(true)
+            .create_new(true)
+            .open(path)
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::AlreadyExists => format!(
+                    "'{}' exists: add --resume to continue that survey, or choose another file",
+                    path.display()
+                ),
+                _ => format!("cannot create '{}': {e}", path.display()),
+            })?;
+        let mut table = Table::File {
+            file,
+            path: path.to_owned(),
+        };
+        table
+            .write_line(&format!("{HEADER}\n"))
+            .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
+        Ok(table)
+    }
+
+    /// Opens a survey file to add to it: reads its rows, cuts a torn last
+    /// line off, and writes the header if the file is new or empty.
+    pub fn resume(path: &Path) -> Result<(Table, Resumed), String> {
+        if !path.exists() {
+            return Ok((
+                Table::create(path)?,
+                Resumed {
+                    rows: Vec::new(),
+                    torn: None,
+                },
+            ));
+        }
+        let fail = |e: std::io::Error| format!("cannot resume '{}': {e}", path.display());
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(path)
+            .map_err(fail)?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(fail)?;
+        let read = decode(path, &bytes)?;
+        file.set_len(read.keep as u64).map_err(fail)?;
+        let mut table = Table::File {
+            file,
+            path: path.to_owned(),
+        };
+        if read.keep == 0 {
+            table.write_line(&format!("{HEADER}\n")).map_err(fail)?;
+        }
+        Ok((table, read.resumed))
+    }
+
+    /// Writes one row, whole, and hands it to the system at once.
+    pub fn write(&mut self, row: &Row) -> std::io::Result<()> {
+        self.write_line(&row.line())
+    }
+
+    fn write_line(&mut self, line: &str) -> std::io::Result<()> {
+        match self {
+            Table::Stdout => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(line.as_bytes())?;
+                out.flush()
+            }
+            Table::File { file, .. } => file.write_all(line.as_bytes()),
+        }
+    }
+
+    /// Asks the disk to keep what was written (at the end of a run, and
+    /// before exiting on a signal).
+    pub fn sync(&self) {
+        if let Table::File { file, .. } = self {
+            let _ = file.sync_data();
+        }
+    }
+
+    /// The file, for messages; `None` for stdout.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Table::Stdout => None,
+            Table::File { path, .. } => Some(path),
+        }
+    }
+}
+
+/// Reads a survey file without changing it (`--summary`): a torn last
+/// line is left out, as its deal has no verdict.
+pub fn read(path: &Path) -> Result<Resumed, String> {
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+    Ok(decode(path, &bytes)?.resumed)
+}
+
+fn decode(path: &Path, bytes: &[u8]) -> Result<Contents, String> {
+    let text = std::str::from_utf8(bytes)
+        .map_err(|_| format!("'{}' is not a survey file: not text", path.display()))?;
+    read_rows(text).map_err(|e| format!("'{}' {e}", path.display()))
+}
+
+/// A file's rows, and how many of its bytes to keep.
+#[derive(Debug, PartialEq)]
+struct Contents {
+    resumed: Resumed,
+    /// Bytes up to the end of the last whole line; 0 when even the header
+    /// is missing or torn (it is then written again).
+    keep: usize,
+}
+
+/// Reads a survey file's text: the header, then whole rows; a last line
+/// without its newline is torn. Any other line that is not a row is an
+/// error: this is not a survey file, or someone edited it.
+fn read_rows(text: &str) -> Result<Contents, String> {
+    let whole = text.rfind('\n').map_or(0, |i| i + 1);
+    let (lines, tail) = text.split_at(whole);
+    let mut lines = lines.lines();
+    let torn = (!tail.is_empty()).then(|| tail.to_string());
+    match lines.next() {
+        None if HEADER.starts_with(tail) => {
+            let resumed = Resumed {
+                rows: Vec::new(),
+                torn: None,
+            };
+            return Ok(Contents { resumed, keep: 0 });
+        }
+        Some(first) if first.trim_end_matches('\r') == HEADER => {}
+        _ => {
+            return Err(format!(
+                "is not a survey file: its first line is not '{HEADER}'"
+            ));
+        }
+    }
+    let mut rows = Vec::new();
+    for (i, line) in lines.enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        rows.push(Row::parse(line).map_err(|e| format!("line {}: {e}", i + 2))?);
+    }
+    let resumed = Resumed { rows, torn };
+    Ok(Contents {
+        resumed,
+        keep: whole,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: &str = "FreeCell,1,SUCCES,50,10,20,0.001000,\n";
+    const B: &str = "Seahaven,35,INSOLUBLE,,10,20,0.001000,\n";
+
+    fn read(text: &str) -> Result<Contents, String> {
+        read_rows(text)
+    }
+
+    #[test]
+    fn whole_files_keep_everything() {
+        let text = format!("{HEADER}\n{A}{B}");
+        let r = read(&text).unwrap();
+        assert_eq!((r.keep, r.resumed.torn), (text.len(), None));
+        let seeds: Vec<u32> = r.resumed.rows.iter().map(|r| r.id.seed).collect();
+        assert_eq!(seeds, [1, 35]);
+    }
+
+    #[test]
+    fn a_torn_last_line_is_cut_off_wherever_it_was_torn() {
+        let whole = format!("{HEADER}\n{A}");
+        for cut in 1..B.len() {
+            let text = format!("{whole}{}", &B[..cut]);
+            let r = read(&text).unwrap();
+            assert_eq!(r.keep, whole.len(), "cut at {cut}");
+            assert_eq!(r.resumed.torn.as_deref(), Some(&B[..cut]));
+            assert_eq!(r.resumed.rows.len(), 1);
+        }
+    }
+
+    #[test]
+    fn a_missing_or_torn_header_is_written_again() {
+        for cut in 0..HEADER.len() {
+            assert_eq!(read(&HEADER[..cut]).unwrap().keep, 0, "cut at {cut}");
+        }
+        assert_eq!(read(&format!("{HEADER}\n")).unwrap().keep, HEADER.len() + 1);
+    }
+
+    #[test]
+    fn other_files_are_refused() {
+        let err = read("a,b,c\n1,2,3\n").unwrap_err();
+        assert!(err.contains("not a survey file"), "{err}");
+        assert!(read("hello").unwrap_err().contains("not a survey file"));
+        let err = read(&format!("{HEADER}\n{A}oops\n{B}")).unwrap_err();
+        assert!(err.starts_with("line 3:"), "{err}");
+    }
+}

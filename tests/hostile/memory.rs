@@ -1,0 +1,29 @@
+//! Item 4: an allocation that failed (`ulimit -v`, a machine without the
+//! memory) aborted the process (exit 134) and lost the search. Now the
+//! search's tables grow fallibly and a failure is `ECHEC`, "out of
+//! memory", with nothing written.
+
+use crate::common::{TempDir, least_memory_to_start, run_limited};
+use crate::{arg, assert_empty};
+
+/// Baker's Dozen 562 needs millions of positions: a few megabytes above
+/// what the program needs to start run out within its first rounds.
+#[test]
+fn running_out_of_memory_is_echec_never_an_abort() {
+    let start = least_memory_to_start();
+    let dir = TempDir::new("oom");
+    let out = dir.join("bd562.sol");
+    for headroom_mb in [2, 5] {
+        let r = run_limited(
+            start + headroom_mb * 1024,
+            ["bd.562", "-search", arg(&out), "--xpat2", arg(dir.path())],
+        );
+        assert_eq!(r.verdict(), ("ECHEC", 1), "{headroom_mb} MB: {r:?}");
+        assert!(
+            r.reason()
+                .ends_with("gave up, out of memory; nothing written"),
+            "{r:?}"
+        );
+        assert_empty(dir.path());
+    }
+}

@@ -1,0 +1,94 @@
+//! Item 3: `-check` read the whole file, then parsed every line before
+//! checking the first: `/dev/zero` grew past 4 GB, a gigabyte of NULs
+//! peaked at 7.3 GB and printed a 2 GB reason, 30 MB of newlines took
+//! 2.6 GB. Now each run below has its address space limited to a few
+//! megabytes above what the program needs to start, and must still give
+//! its verdict with a short reason.
+
+use std::fs::{self, File};
+use std::io::{BufWriter, Write};
+
+use xpat_solver::deal::Deal;
+use xpat_solver::state::{Move, State};
+
+use crate::arg;
+use crate::common::{TempDir, least_memory_to_start, run_limited};
+
+/// Room above what the binary needs to start: far less than any of the
+/// files, so a run that held one of them whole would fail.
+const HEADROOM_KB: u64 = 4 * 1024;
+
+#[test]
+fn endless_and_huge_files_get_a_verdict_in_a_few_megabytes() {
+    let limit = least_memory_to_start() + HEADROOM_KB;
+    let dir = TempDir::new("huge");
+    // A gigabyte of NULs, sparse: it costs the disk nothing.
+    let nuls = dir.join("nuls");
+    File::create(&nuls).unwrap().set_len(1 << 30).unwrap();
+    let newlines = dir.join("newlines");
+    fs::write(&newlines, vec![b'\n'; 30 << 20]).unwrap();
+    let cases = [
+        ("/dev/zero", "line longer than 256 bytes, starting '\\0\\0"),
+        (arg(&nuls), "line longer than 256 bytes, starting '\\0\\0"),
+        (arg(&newlines), "move 1 (malformed): blank line"),
+    ];
+    for (file, says) in cases {
+        let r = run_limited(limit, ["fc.1", "-check", file]);
+        assert_eq!(r.verdict(), ("ECHEC 1", 1), "{file}: {r:?}");
+        assert!(r.reason().contains(says), "{file}: {r:?}");
+        assert!(r.stdout.len() < 1024, "{file}: {} bytes", r.stdout.len());
+        assert_eq!(r.stderr, "", "{file}");
+    }
+}
+
+/// Two moves that bring FreeCell 123 back to its deal: a file can repeat
+/// them for ever, every line legal.
+fn a_legal_round_trip(deal: &Deal) -> [Move; 2] {
+    let root = State::new(deal);
+    let mut firsts = Vec::new();
+    root.for_each_move(|mv| firsts.push(mv));
+    for first in firsts {
+        let mut after = root.clone();
+        after.apply(first);
+        let mut back = None;
+        after.for_each_move(|mv| {
+            let mut again = after.clone();
+            again.apply(mv);
+            if again.key() == root.key() {
+                back = Some(mv);
+            }
+        });
+        if let Some(back) = back {
+            return [first, back];
+        }
+    }
+    panic!("no move of FreeCell 123 can be undone at once");
+}
+
+/// A file of legal moves is replayed to its end, and may be as long as
+/// the disk: memory stays bounded, and only `--xpat2` keeps the moves.
+#[test]
+fn a_long_file_of_legal_moves_is_replayed_in_bounded_memory() {
+    let deal = Deal::new("fc.123".parse().unwrap());
+    let [there, back] = a_legal_round_trip(&deal);
+    let dir = TempDir::new("round-trips");
+    let file = dir.join("round-trips.sol");
+    let trips = 1_000_000;
+    let mut out = BufWriter::new(File::create(&file).unwrap());
+    for _ in 0..trips {
+        writeln!(out, "{there}\n{back}").unwrap();
+    }
+    out.into_inner().unwrap().sync_all().unwrap();
+    let limit = least_memory_to_start() + HEADROOM_KB;
+    let r = run_limited(limit, ["fc.123", "-check", arg(&file)]);
+    let moves = 2 * trips;
+    assert_eq!(
+        r.verdict(),
+        (format!("ECHEC {}", moves + 1).as_str(), 1),
+        "{r:?}"
+    );
+    assert!(
+        r.reason().starts_with(&format!("after {moves} moves: ")),
+        "{r:?}"
+    );
+}

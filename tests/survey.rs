@@ -1,0 +1,411 @@
+//! `xpat-solver survey` through the real binary (issue 10, item 9): the
+//! same verdicts and solutions as `-search`, resuming after a signal and
+//! after a torn last line, shards that merge into the whole, exit codes.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{Run, TempDir, run};
+
+const HEADER: &str = "game,seed,verdict,moves,expanded,stored,seconds,limit";
+
+/// A survey file's rows by deal (`FreeCell.7`): verdict and moves. Fails
+/// the test on a repeated deal, a second header or a torn line.
+fn rows(path: &Path) -> BTreeMap<String, (String, String)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.ends_with('\n'), "{}: torn last line", path.display());
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(HEADER));
+    let mut rows = BTreeMap::new();
+    for line in lines {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(f.len(), 8, "{line}");
+        let deal = format!("{}.{}", f[0], f[1]);
+        let old = rows.insert(deal, (f[2].to_string(), f[3].to_string()));
+        assert!(old.is_none(), "{}: a deal twice: {line}", path.display());
+    }
+    rows
+}
+
+fn survey(args: &[&str]) -> Run {
+    run(std::iter::once("survey").chain(args.iter().copied()))
+}
+
+/// Starts a survey in the background, its output piped, and waits until
+/// its file holds `lines` whole lines (the header is written once the
+/// signal handlers are in place).
+fn start_survey(args: &[&str], out: &Path, lines: usize) -> Child {
+    let child = Command::new(env!("CARGO_BIN_EXE_xpat-solver"))
+        .arg("survey")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let whole_lines = |t: String| t.matches('\n').count();
+    while std::fs::read_to_string(out).map_or(0, whole_lines) < lines {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "too few rows written"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child
+}
+
+fn interrupt(child: &Child) {
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+}
+
+/// Each game over a range holding both verdicts where the game has them:
+/// the survey's verdict, length and solution file are `-search`'s.
+#[test]
+fn verdicts_and_solutions_are_those_of_search() {
+    let dir = TempDir::new("survey-search");
+    let sols = dir.join("sols");
+    let ranges = [
+        ("fc", "1-12"),
+        ("st", "30-45"),
+        ("mo", "1-15"),
+        ("bd", "1-10"),
+    ];
+    let mut verdicts = std::collections::BTreeSet::new();
+    for (game, seeds) in ranges {
+        let csv = dir.join(&format!("{game}.csv"));
+        let r = survey(&[
+            game,
+            seeds,
+            "--out",
+            csv.to_str().unwrap(),
+            "--solutions",
+            sols.to_str().unwrap(),
+        ]);
+        assert_eq!(r.code, 0, "{r:?}");
+        let rows = rows(&csv);
+        let (first, last) = seeds.split_once('-').unwrap();
+        let (first, last): (u32, u32) = (first.parse().unwrap(), last.parse().unwrap());
+        assert_eq!(rows.len() as u32, last - first + 1);
+        for (deal, (verdict, moves)) in &rows {
+            verdicts.insert(verdict.clone());
+            let single = dir.join("single.sol");
+            let _ = std::fs::remove_file(&single);
+            let s = run([deal.as_str(), "-search", single.to_str().unwrap()]);
+            assert_eq!(verdict, s.last_line(), "{deal}: {s:?}");
+            let survey_sol = sols.join(format!("{deal}.sol"));
+            if verdict == "SUCCES" {
+                let want = std::fs::read(&single).unwrap();
+                assert_eq!(std::fs::read(&survey_sol).unwrap(), want, "{deal}");
+                let lines = want.iter().filter(|&&b| b == b'\n').count();
+                assert_eq!(moves, &lines.to_string(), "{deal}");
+            } else {
+                assert!(!survey_sol.exists(), "{deal}");
+            }
+        }
+    }
+    // The ranges hold verdicts of both kinds.
+    assert!(verdicts.contains("SUCCES") && verdicts.contains("INSOLUBLE"));
+}
+
+/// SIGINT to a running survey: it stops cleanly (whole rows, exit 130, a
+/// resume command); the command it prints finishes the list, each deal
+/// once, with the verdicts of a run never interrupted.
+#[test]
+fn resumes_after_sigint() {
+    let dir = TempDir::new("survey-sigint");
+    let out = dir.join("fc.csv");
+    let child = start_survey(&["fc", "1-1500", "--jobs", "1"], &out, 20);
+    interrupt(&child);
+    let ended = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&ended.stderr);
+    assert_eq!(
+        ended.status.code(),
+        Some(130),
+        "{:?}: {stderr}",
+        ended.status
+    );
+    let done = rows(&out);
+    assert!(
+        done.len() < 1500,
+        "the survey ended before the signal: {stderr}"
+    );
+    let line = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("to resume: "))
+        .expect("a resume command");
+    let words: Vec<&str> = line.split(' ').collect();
+    assert!(
+        words[0].ends_with("xpat-solver") && words.last() == Some(&"--resume"),
+        "{line}"
+    );
+    let resumed = run(&words[1..]);
+    assert_eq!(resumed.code, 0, "{resumed:?}");
+    assert!(
+        resumed
+            .stderr
+            .contains(&format!("{} already done", done.len())),
+        "{resumed:?}"
+    );
+    let all = rows(&out);
+    assert_eq!(all.len(), 1500);
+    let whole = dir.join("whole.csv");
+    assert_eq!(
+        survey(&["fc", "1-1500", "--out", whole.to_str().unwrap()]).code,
+        0
+    );
+    assert_eq!(all, rows(&whole));
+}
+
+/// SIGINT while a long deal runs (bd.562 takes about 30 s) cuts that
+/// deal short: exit 130, its row not written (so `--resume` does it
+/// again), the rows before it whole. A second SIGINT right after changes
+/// nothing of that (it exits at once if the first has not yet).
+#[test]
+fn a_second_sigint_exits_at_once() {
+    let dir = TempDir::new("survey-twice");
+    let out = dir.join("bd.csv");
+    // Once bd.561's row is written, the one worker goes on to bd.562.
+    let args = ["bd", "561,562", "--jobs", "1", "--timeout", "600"];
+    let mut child = start_survey(&args, &out, 2);
+    std::thread::sleep(Duration::from_millis(100));
+    // The second signal once the first is seen (two signals pending at
+    // once would be delivered as one).
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        let mut all = String::new();
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if line.contains("Ctrl-C again") {
+                let _ = tx.send(());
+            }
+            all.push_str(&line);
+            all.push('\n');
+        }
+        all
+    });
+    interrupt(&child);
+    if let Err(e) = rx.recv_timeout(Duration::from_secs(60)) {
+        let _ = child.kill();
+        let status = child.wait().unwrap();
+        panic!(
+            "the first signal not seen ({e:?}), {status:?}: {}",
+            reader.join().unwrap()
+        );
+    }
+    interrupt(&child);
+    let ended = child.wait_with_output().unwrap();
+    let stderr = reader.join().unwrap();
+    assert_eq!(ended.status.code(), Some(130), "{stderr}");
+    assert_eq!(rows(&out).keys().collect::<Vec<_>>(), ["BakersDozen.561"]);
+}
+
+/// A last line torn by `kill -9` or a crash: resuming cuts it off and
+/// redoes that deal, and the deals whose rows were lost.
+#[test]
+fn resumes_after_a_torn_last_line() {
+    let dir = TempDir::new("survey-torn");
+    let out = dir.join("st.csv");
+    let path = out.to_str().unwrap();
+    assert_eq!(survey(&["st", "30-45", "--out", path]).code, 0);
+    let whole = rows(&out);
+    let text = std::fs::read_to_string(&out).unwrap();
+    // Lose the last two rows, and tear the one before them.
+    let lines: Vec<&str> = text.lines().collect();
+    let kept = lines[..lines.len() - 3].join("\n");
+    let torn = &lines[lines.len() - 3][..9];
+    std::fs::write(&out, format!("{kept}\n{torn}")).unwrap();
+    let r = survey(&["st", "30-45", "--out", path, "--resume"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stderr.contains("was torn") && r.stderr.contains("13 already done"),
+        "{r:?}"
+    );
+    assert_eq!(rows(&out), whole);
+    // Resuming a finished survey does nothing and changes nothing.
+    let before = std::fs::read(&out).unwrap();
+    let r = survey(&["st", "30-45", "--out", path, "--resume"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(std::fs::read(&out).unwrap(), before);
+}
+
+/// The summary table's lines with the time columns (median, p90, max s)
+/// blanked: they differ between runs of the same deals.
+fn counts_only(summary: &str) -> Vec<String> {
+    summary
+        .lines()
+        .map(|l| {
+            let mut cells: Vec<&str> = l.split('|').collect();
+            if cells.len() == 13 && !l.starts_with("| game") && !l.starts_with("|---") {
+                cells[8..11].fill("");
+            }
+            cells.join("|")
+        })
+        .collect()
+}
+
+#[test]
+fn summary_of_two_shards_is_the_summary_of_the_whole() {
+    let dir = TempDir::new("survey-shards");
+    let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let (whole, a, b) = (file("whole.csv"), file("a.csv"), file("b.csv"));
+    assert_eq!(survey(&["st,mo", "1-40", "--out", &whole]).code, 0);
+    assert_eq!(
+        survey(&["mo,st", "1-40", "--out", &a, "--shard", "0/2"]).code,
+        0
+    );
+    assert_eq!(
+        survey(&["st,mo", "1-40", "--out", &b, "--shard", "1/2"]).code,
+        0
+    );
+    let (ra, rb) = (rows(Path::new(&a)), rows(Path::new(&b)));
+    assert_eq!(ra.len(), 40);
+    assert!(ra.keys().all(|k| !rb.contains_key(k)), "shards overlap");
+    let mut merged = ra.clone();
+    merged.extend(rb.clone());
+    assert_eq!(merged, rows(Path::new(&whole)));
+
+    let of_shards = survey(&["--summary", &a, &b]);
+    let of_whole = survey(&["--summary", &whole]);
+    assert_eq!(of_shards.code, 0, "{of_shards:?}");
+    assert!(
+        of_shards.stdout.contains("| Seahaven | 40 |"),
+        "{of_shards:?}"
+    );
+    assert!(
+        of_shards.stdout.contains("Seahaven INSOLUBLE ("),
+        "{of_shards:?}"
+    );
+    assert_eq!(
+        counts_only(&of_shards.stdout),
+        counts_only(&of_whole.stdout)
+    );
+    // Merged from the very same rows, the times agree too, in any order.
+    let joined = file("joined.csv");
+    let body = |p: &str| {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .split_once('\n')
+            .unwrap()
+            .1
+            .to_string()
+    };
+    std::fs::write(&joined, format!("{HEADER}\n{}{}", body(&b), body(&a))).unwrap();
+    assert_eq!(survey(&["--summary", &joined]).stdout, of_shards.stdout);
+    // A file given twice counts each deal once.
+    let twice = survey(&["--summary", &a, &b, &a]);
+    assert_eq!(twice.stdout, of_shards.stdout);
+    assert!(twice.stderr.contains("40 rows repeat"), "{twice:?}");
+}
+
+#[test]
+fn without_out_rows_go_to_stdout_and_undecided_deals_exit_1() {
+    let r = survey(&["fc", "3,1", "--max-states", "5000"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    let mut lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.remove(0), HEADER);
+    lines.sort();
+    assert_eq!(lines.len(), 2, "{r:?}");
+    // 36 moves as found, 31 once shortened (the default).
+    assert!(lines[0].starts_with("FreeCell,1,SUCCES,31,"), "{r:?}");
+    assert!(
+        lines[1].starts_with("FreeCell,3,ECHEC,,") && lines[1].ends_with(",states"),
+        "{r:?}"
+    );
+    assert!(r.stderr.contains("| FreeCell | 2 | 1 | 0 | 1 |"), "{r:?}");
+    assert!(r.stderr.contains("FreeCell undecided (1): 3\n"), "{r:?}");
+}
+
+#[test]
+fn random_samples_are_reproducible() {
+    let seeds = |s: &str| {
+        let r = survey(&[
+            "mo",
+            "--random",
+            "30",
+            "--rng-seed",
+            s,
+            "--max-states",
+            "1000",
+        ]);
+        assert!(r.code <= 1, "{r:?}");
+        let mut seeds: Vec<String> = r
+            .stdout
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(1).unwrap().to_string())
+            .collect();
+        seeds.sort();
+        seeds
+    };
+    let a = seeds("5");
+    assert_eq!(a.len(), 30);
+    assert_eq!(a, seeds("5"));
+    assert_ne!(a, seeds("6"));
+}
+
+/// Exit 3 and one line on stderr, nothing on stdout, nothing searched.
+#[test]
+fn bad_arguments_and_files_exit_3() {
+    let dir = TempDir::new("survey-bad");
+    let existing = dir.join("done.csv");
+    std::fs::write(&existing, format!("{HEADER}\n")).unwrap();
+    let other = dir.join("other.csv");
+    std::fs::write(&other, "a,b\n1,2\n").unwrap();
+    let (existing, other) = (existing.to_str().unwrap(), other.to_str().unwrap());
+    let cases: &[(&[&str], &str)] = &[
+        (&["fc", ""], "SEEDS is empty"),
+        (&["fc", "5-1"], "range 5-1 is empty"),
+        (&["fc", "0"], "seed 0 is out of range"),
+        (&["fc", "1-2000000000"], "out of range"),
+        (&["xx", "1-5"], "unknown game 'xx'"),
+        (&["fc", "1-5", "--shard", "2/2"], "does not exist"),
+        (&["fc", "1-5", "--shard", "x"], "expected K/N"),
+        (&["fc", "1-5", "--jobs", "0"], "--jobs 0"),
+        (&["fc", "1-5", "--timeout", "-1"], "--timeout"),
+        (&["fc", "1-5", "--bogus"], "--bogus"),
+        (&["fc", "1-5", "--resume"], "--out"),
+        (&["fc"], "expected SEEDS"),
+        (&[], "expected GAMES"),
+        (&["fc", "1-5", "--out", existing], "exists: add --resume"),
+        (
+            &["fc", "1-5", "--out", other, "--resume"],
+            "not a survey file",
+        ),
+        (
+            &["fc", "1-5", "--out", "/nonexistent/dir/a.csv"],
+            "cannot create",
+        ),
+        (&["--summary", "/nonexistent.csv"], "cannot read"),
+        (&["--summary", other], "not a survey file"),
+    ];
+    for (args, says) in cases {
+        let r = survey(args);
+        assert_eq!(r.code, 3, "{args:?}: {r:?}");
+        let lines: Vec<&str> = r.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "{args:?}: {r:?}");
+        assert!(
+            lines[0].starts_with("xpat-solver survey: ") && lines[0].contains(says),
+            "{args:?}: {}",
+            lines[0]
+        );
+        assert!(r.stdout.is_empty(), "{args:?}: {r:?}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(existing).unwrap(),
+        format!("{HEADER}\n")
+    );
+}
