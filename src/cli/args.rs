@@ -123,9 +123,8 @@ fn fast_help() -> String {
         "Keep the first solution found (detours of 1 or 2 moves cut). By \
          default beam searches then look for a shorter one, expanding at most \
          max({SHORTEN_FLOOR}, the search's expanded positions / {d}, moves² / {q}) \
-         positions (about a third to two thirds of the search's time), never more \
-         than {SHORTEN_CAP} nor {} s nor past --timeout; a result is kept only when \
-         shorter and replayed as won",
+         positions (the same every run), never more than {SHORTEN_CAP} nor {} s nor \
+         past --timeout; a result is kept only when shorter and replayed as won",
         SHORTEN_TIME_CAP.as_secs(),
         d = SHORTEN_SHARE_DIVISOR,
         q = SHORTEN_SQUARE_DIVISOR,

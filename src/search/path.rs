@@ -79,7 +79,7 @@ pub(super) fn shorten(root: &State, moves: Vec<Move>) -> Vec<Move> {
 }
 
 /// Every position of a solution, from the root's on.
-fn positions_of(root: &State, moves: &[Move]) -> Vec<State> {
+pub(super) fn positions_of(root: &State, moves: &[Move]) -> Vec<State> {
     let mut states = vec![root.clone()];
     for &mv in moves {
         let mut next = states.last().unwrap().clone();
