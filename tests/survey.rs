@@ -401,7 +401,8 @@ fn without_out_rows_go_to_stdout_and_undecided_deals_exit_1() {
     assert_eq!(lines.remove(0), HEADER);
     lines.sort();
     assert_eq!(lines.len(), 2, "{r:?}");
-    assert!(lines[0].starts_with("FreeCell,1,SUCCES,36,"), "{r:?}");
+    // 36 moves as found, 31 once shortened (the default).
+    assert!(lines[0].starts_with("FreeCell,1,SUCCES,31,"), "{r:?}");
     assert!(
         lines[1].starts_with("FreeCell,3,ECHEC,,") && lines[1].ends_with(",states"),
         "{r:?}"

@@ -8,10 +8,15 @@ use std::path::PathBuf;
 use clap::{Arg, Command, CommandFactory, FromArgMatches, Parser};
 
 use super::help;
-use crate::search::{BYTES_PER_POSITION, DEFAULT_MAX_STATES, Limits, MIN_DEFAULT_MAX_STATES};
+use crate::search::{
+    BYTES_PER_POSITION, DEFAULT_MAX_STATES, Limits, MIN_DEFAULT_MAX_STATES, SHORTEN_CAP,
+    SHORTEN_FLOOR, SHORTEN_SHARE_DIVISOR, SHORTEN_SQUARE_DIVISOR, SHORTEN_TIME_CAP,
+};
 
 /// The heading of the search limits in `--help`.
 const LIMITS: &str = "Search limits (only with -search; ECHEC when one stops it)";
+/// The heading of the options on a solution's length in `--help`.
+const LENGTH: &str = "Solution length (only with -search)";
 
 /// Solves and checks the card solitaires of xpat2, dealt exactly as xpat2
 /// deals them.
@@ -54,6 +59,18 @@ pub(super) struct RawArgs {
     /// in `command`)
     #[arg(long, value_name = "N")]
     pub jobs: Option<String>,
+
+    /// Keep the first solution found, with detours of one or two moves cut,
+    /// without the shortening that follows by default (its words, with
+    /// the budget's figures, are set in `command`)
+    #[arg(long, help_heading = LENGTH)]
+    pub fast: bool,
+
+    /// The fewest moves, proven by an A* search (the summary says
+    /// 'optimal'); a limit gives ECHEC. Quick on Midnight Oil and most
+    /// Seahaven deals, rarely within limits on FreeCell
+    #[arg(long, help_heading = LENGTH, conflicts_with = "fast")]
+    pub optimal: bool,
 
     /// Foundation moves: forced (every card that can go up goes up at once,
     /// the course's rules) or free (the player's moves, written CARD F, as
@@ -107,6 +124,22 @@ fn command() -> Command {
                 super::options::default_jobs()
             ))
         })
+        .mut_arg("fast", |arg: Arg| arg.help(fast_help()))
+}
+
+/// What `--fast` skips: the shortening and its bounds, from the search's
+/// constants.
+fn fast_help() -> String {
+    format!(
+        "Keep the first solution found (detours of 1 or 2 moves cut). By \
+         default beam searches then look for a shorter one, expanding at most \
+         max({SHORTEN_FLOOR}, the search's expanded positions / {d}, moves² / {q}) \
+         positions (the same every run), never more than {SHORTEN_CAP} nor {} s nor \
+         past --timeout; a result is kept only when shorter and replayed as won",
+        SHORTEN_TIME_CAP.as_secs(),
+        d = SHORTEN_SHARE_DIVISOR,
+        q = SHORTEN_SQUARE_DIVISOR,
+    )
 }
 
 /// Reads the command line (program name first) into [`RawArgs`].

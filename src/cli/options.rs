@@ -10,7 +10,7 @@ use std::time::Duration;
 use super::args::RawArgs;
 use crate::foundation::Foundation;
 use crate::rules::GameId;
-use crate::search::Limits;
+use crate::search::{Length, Limits};
 use crate::xpat2;
 
 /// What the program is asked to do, every value checked.
@@ -203,15 +203,15 @@ fn file_name(option: &str, path: &Path) -> Result<PathBuf, UsageError> {
 /// message.
 fn no_limits(raw: &RawArgs, why: &str) -> Result<(), UsageError> {
     let given = [
-        ("--max-states", "limit", raw.max_states.is_some()),
-        ("--timeout", "limit", raw.timeout.is_some()),
-        ("--diff", "limit", raw.diff.is_some()),
-        ("--jobs", "option", raw.jobs.is_some()),
+        ("--max-states", "a search limit", raw.max_states.is_some()),
+        ("--timeout", "a search limit", raw.timeout.is_some()),
+        ("--diff", "a search limit", raw.diff.is_some()),
+        ("--jobs", "a search option", raw.jobs.is_some()),
+        ("--fast", "about the search's solution", raw.fast),
+        ("--optimal", "about the search's solution", raw.optimal),
     ];
-    match given.iter().find(|(_, _, present)| *present) {
-        Some((option, kind, _)) => Err(UsageError(format!(
-            "'{option}' is a search {kind}: it {why}"
-        ))),
+    match given.iter().find(|(.., present)| *present) {
+        Some((option, what, _)) => Err(UsageError(format!("'{option}' is {what}: it {why}"))),
         None => Ok(()),
     }
 }
@@ -230,9 +230,20 @@ fn limits(raw: &RawArgs) -> Result<Limits, UsageError> {
             Some(text) => jobs(text)?,
             None => default_jobs(),
         },
+        length: length(raw)?,
     })
 }
 
+/// `--fast`, `--optimal` or neither (clap refuses both at once).
+fn length(raw: &RawArgs) -> Result<Length, UsageError> {
+    if raw.optimal && raw.diff.is_some() {
+        return Err(UsageError(
+            "'--diff' cannot be used with '--optimal': forgetting positions would void the proof"
+                .into(),
+        ));
+    }
+    Ok(Length::asked(raw.fast, raw.optimal))
+}
 /// Most threads `--jobs` takes: far more than any machine's cores, few
 /// enough that a typo does not start a million threads.
 const MAX_JOBS: usize = 1024;

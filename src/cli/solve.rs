@@ -14,7 +14,7 @@ use super::{EXIT_ECHEC, EXIT_INSOLUBLE, EXIT_SUCCES, export, page};
 use crate::check::{self, Verdict};
 use crate::foundation::Foundation;
 use crate::rules::GameId;
-use crate::search::{self, Limit, Limits, Outcome, Report, Stats};
+use crate::search::{self, Length, Limit, Limits, Outcome, Report, Stats};
 use crate::state::Move;
 
 /// The outputs of a search as the user named them: the solution file, and
@@ -40,7 +40,10 @@ pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
     let report = search_with_progress(start, limits);
     let summary = summary(start.deal.id, &report.stats);
     match report.outcome {
-        Outcome::Solved(moves) => solved(start, &moves, files, out.file, &summary),
+        Outcome::Solved(moves) => {
+            let proven = limits.length == Length::Optimal;
+            solved(start, &moves, files, out.file, &summary, proven)
+        }
         Outcome::Insoluble => insoluble(start, &summary),
         Outcome::GaveUp(limit) => gave_up(limit, &summary),
     }
@@ -90,8 +93,16 @@ fn summary(id: GameId, s: &Stats) -> String {
     )
 }
 
-/// Writes a solution, replayed first so nothing wrong is ever written.
-fn solved(start: &Start, moves: &[Move], files: Files, file: &Path, summary: &str) -> Result<u8> {
+/// Writes a solution, replayed first so nothing wrong is ever written;
+/// `optimal` when it is proven shortest.
+fn solved(
+    start: &Start,
+    moves: &[Move],
+    files: Files,
+    file: &Path,
+    summary: &str,
+    optimal: bool,
+) -> Result<u8> {
     if let Verdict::Failed { why, .. } = check::replay_moves_from(start.replay_root(), moves) {
         bail!("internal error: the solution found does not replay ({why}); nothing written");
     }
@@ -102,9 +113,14 @@ fn solved(start: &Start, moves: &[Move], files: Files, file: &Path, summary: &st
         ""
     };
     say!(
-        "{summary}, {} moves written to {}{from}",
+        "{summary}, {} moves written to {}{}{from}",
         moves.len(),
-        Shown(file)
+        Shown(file),
+        if optimal {
+            ", optimal: no solution is shorter"
+        } else {
+            ""
+        }
     )?;
     export::say_written(start, published.save)?;
     page::say_written(start, published.page, moves.len())?;

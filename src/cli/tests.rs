@@ -122,6 +122,28 @@ fn limits_belong_to_the_search_only() {
 }
 
 #[test]
+fn solution_length_options() {
+    use crate::search::Length;
+    assert_eq!(search_limits("x fc.7 -search b").length, Length::Shortened);
+    assert_eq!(
+        search_limits("x fc.7 -search b -fast").length,
+        Length::AsFound
+    );
+    let l = search_limits("x st.7 --search b --optimal --timeout 20");
+    assert_eq!(l.length, Length::Optimal);
+    assert_eq!(l.timeout, Some(Duration::from_secs(20)));
+    refused("x fc.7 -search b --fast --optimal", "cannot be used with");
+    refused("x fc.7 -search b --optimal --diff 3", "void the proof");
+    for option in ["--fast", "--optimal"] {
+        refused(&format!("x fc.7 {option}"), "needs '--search FILE'");
+        refused(
+            &format!("x fc.7 -check a {option}"),
+            "cannot be used with '--check'",
+        );
+    }
+}
+
+#[test]
 fn xpat2_export_options() {
     let export = |line: &str| match options(line).unwrap().mode {
         Mode::Check { export, .. } | Mode::Search { export, .. } => export,

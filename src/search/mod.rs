@@ -23,14 +23,21 @@
 //! children), `order` (the tie-break inside a bucket), `frontier` (buckets
 //! and depth-first stack), `split` (a frontier per early move), `visited`
 //! (the store and its table), `path` (the moves back from a won position,
-//! made shorter).
+//! made shorter), `shorten` (the default's bounded effort to make a
+//! solution shorter). `--optimal` runs `optimal` (an A* search, with
+//! `open`, its open list) instead of the portfolio.
 
 mod attempt;
 mod frontier;
+#[cfg(test)]
+mod length_tests;
+mod open;
+mod optimal;
 mod order;
 mod parallel;
 mod path;
 mod portfolio;
+mod shorten;
 mod split;
 #[cfg(test)]
 mod tests;
@@ -38,11 +45,15 @@ mod visited;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::deal::Deal;
 use crate::foundation::Foundation;
 use crate::state::{Move, State};
+
+pub use shorten::{
+    SHORTEN_CAP, SHORTEN_FLOOR, SHORTEN_SHARE_DIVISOR, SHORTEN_SQUARE_DIVISOR, SHORTEN_TIME_CAP,
+};
 
 /// The most the default `--max-states` is: about 2.4 GB at
 /// [`BYTES_PER_POSITION`], well under what a 24 GB machine can spare; a
@@ -100,6 +111,36 @@ pub struct Limits {
     /// after another on the caller's thread, as a survey of many deals
     /// wants.
     pub jobs: usize,
+    /// How short the solution must be, and so what finding it may cost.
+    pub length: Length,
+}
+
+/// How short a solution [`search`] looks for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Length {
+    /// The first solution found, with detours of one or two moves cut
+    /// (`--fast`).
+    AsFound,
+    /// The first solution found, then made shorter within a budget bounded
+    /// by the search's own effort (see [`SHORTEN_SHARE_DIVISOR`]): the
+    /// default.
+    #[default]
+    Shortened,
+    /// The fewest moves, proven (`--optimal`): an A* search instead of the
+    /// portfolio; a solution it returns is a shortest one.
+    Optimal,
+}
+
+impl Length {
+    /// The length `--fast` or `--optimal` asks for (the first when both
+    /// are, which the command lines refuse).
+    pub fn asked(fast: bool, optimal: bool) -> Length {
+        match (fast, optimal) {
+            (true, _) => Length::AsFound,
+            (_, true) => Length::Optimal,
+            _ => Length::Shortened,
+        }
+    }
 }
 
 impl Limits {
@@ -108,6 +149,18 @@ impl Limits {
         self.cancel
             .as_ref()
             .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
+    /// What stops a search that started at `start`, if anything does
+    /// now: the flag, or the time.
+    pub fn stop_now(&self, start: Instant) -> Option<Limit> {
+        if self.cancelled() {
+            Some(Limit::Cancelled)
+        } else if self.timeout.is_some_and(|t| start.elapsed() >= t) {
+            Some(Limit::Time)
+        } else {
+            None
+        }
     }
 }
 
@@ -119,6 +172,7 @@ impl Default for Limits {
             diff: None,
             cancel: None,
             jobs: 1,
+            length: Length::default(),
         }
     }
 }
@@ -226,7 +280,14 @@ pub fn search_from(
     progress: Option<Progress>,
 ) -> Report {
     crate::memory::return_freed_memory();
-    let mut report = portfolio::run(deal, root, limits, progress);
+    let mut report = match limits.length {
+        Length::AsFound => portfolio::run(deal, root, limits, progress),
+        Length::Shortened => {
+            let found = portfolio::run(deal, root, limits, progress);
+            shorten::after(deal, root, limits, found)
+        }
+        Length::Optimal => optimal::run(deal, root, limits, progress),
+    };
     if let Outcome::Solved(moves) = &mut report.outcome {
         debug_assert!(deal.foundation == Foundation::Forced || *root == State::new(deal));
         *moves = crate::state::written_out(deal, moves);

@@ -9,9 +9,21 @@ use crate::state::{Key, KeyDecoder, Move, State};
 /// The moves from the root to the stored position `index`: each step is
 /// the one move of the parent whose child has the stored key.
 pub(super) fn path_to(visited: &Visited, decoder: &KeyDecoder, index: u32) -> Vec<Move> {
+    chain_moves(visited, decoder, index, |i| visited.parent(i))
+}
+
+/// The moves from the root to the stored position `index`, following
+/// `parent` back (it gives [`NO_PARENT`] at the root): each step is the
+/// one move of the parent whose child has the stored key.
+pub(super) fn chain_moves(
+    visited: &Visited,
+    decoder: &KeyDecoder,
+    index: u32,
+    parent: impl Fn(u32) -> u32,
+) -> Vec<Move> {
     let mut chain = vec![index];
-    while visited.parent(*chain.last().unwrap()) != NO_PARENT {
-        chain.push(visited.parent(*chain.last().unwrap()));
+    while parent(*chain.last().unwrap()) != NO_PARENT {
+        chain.push(parent(*chain.last().unwrap()));
     }
     chain.reverse();
     chain
@@ -67,7 +79,7 @@ pub(super) fn shorten(root: &State, moves: Vec<Move>) -> Vec<Move> {
 }
 
 /// Every position of a solution, from the root's on.
-fn positions_of(root: &State, moves: &[Move]) -> Vec<State> {
+pub(super) fn positions_of(root: &State, moves: &[Move]) -> Vec<State> {
     let mut states = vec![root.clone()];
     for &mv in moves {
         let mut next = states.last().unwrap().clone();
@@ -109,7 +121,7 @@ fn shortcut(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::check::{Verdict, replay_moves};
     use crate::deal::Deal;
@@ -120,7 +132,7 @@ mod tests {
     /// `moves` with a detour inserted at the first position where a top
     /// card lies on a card it may be built on, with a register free: the
     /// card parked and put back.
-    fn with_a_detour(deal: &Deal, moves: &[Move]) -> Option<Vec<Move>> {
+    pub(in crate::search) fn with_a_detour(deal: &Deal, moves: &[Move]) -> Option<Vec<Move>> {
         let mut state = State::new(deal);
         for (i, &mv) in moves.iter().enumerate() {
             let park = (0..52u8).find(|&c| {

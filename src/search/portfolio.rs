@@ -291,6 +291,7 @@ pub(super) fn attempt_limits(
         diff: limits.diff,
         cancel,
         jobs: 1,
+        length: limits.length,
     }
 }
 

@@ -200,6 +200,17 @@ impl Visited {
         })
     }
 
+    /// Where `key`, whose [`hash`] is `hash`, is stored, if it is.
+    pub(super) fn index_of(&self, key: &Key, hash: u64) -> Option<u32> {
+        let mut found = None;
+        walk(&self.table, hash, |index| {
+            let it = self.entries[index as usize].key() == *key;
+            found = found.or(it.then_some(index));
+            it
+        });
+        found
+    }
+
     /// Asks the processor to start loading the first table slot of a key
     /// of this [`hash`].
     #[inline]

@@ -218,6 +218,20 @@ impl State {
         finished != on_tableau
     }
 
+    /// Whether `child`, the position `mv` leads to from this one (which
+    /// must not be lost), is lost by any test of this file: a stuck card,
+    /// a dead run, or the closure. In a game where none of them applies
+    /// (FreeCell) the child is spared the walk.
+    #[inline]
+    pub fn is_lost_after(&self, mv: Move, child: &State) -> bool {
+        let rules = child.rules;
+        if rules.dead_run_length().is_none() && !rules.only_onto_higher() {
+            return false;
+        }
+        let survey = child.survey();
+        survey.stuck || survey.dead_run || self.is_blocked_after(mv, child)
+    }
+
     /// A card that can never leave its place: [`Survey::stuck`].
     #[cfg(test)]
     pub(crate) fn has_stuck_card(&self) -> bool {

@@ -13,11 +13,13 @@
 //! proven safe in a free search); `key.rs`, the compact key the search's
 //! visited set is built on; `bits.rs`, the same relation seen as sets of
 //! cards, a bit per card; `lost.rs`, the positions that can never be won
-//! (SPEC §8 and the proofs of what it adds); `written.rs`, a search's
+//! (SPEC §8 and the proofs of what it adds); `bound.rs`, a lower bound
+//! on the moves still needed (`--optimal`'s); `written.rs`, a search's
 //! solution with every foundation move written out.
 
 mod automatic;
 mod bits;
+mod bound;
 mod key;
 mod lost;
 mod moves;
@@ -32,6 +34,7 @@ use crate::deal::Deal;
 use crate::rules::Rules;
 
 use automatic::Automatic;
+pub use bound::ColumnFacts;
 pub use key::{Key, KeyDecoder};
 pub use lost::Survey;
 pub use moves::{Dest, Illegal, Move};

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Parser;
 
-use crate::search::MAX_STATES;
+use crate::search::{Length, MAX_STATES};
 
 use super::deals::{Deals, Shard, parse_games};
 use super::seeds::Seeds;
@@ -81,6 +81,16 @@ struct Cli {
     #[arg(long, value_name = "N")]
     max_states: Option<u64>,
 
+    /// Keep each solution as found, without the shortening that follows
+    /// by default (as -search --fast)
+    #[arg(long)]
+    fast: bool,
+
+    /// The fewest moves, proven by an A* search (as -search --optimal): a
+    /// deal left ECHEC has no proven-shortest solution within the limits
+    #[arg(long, conflicts_with = "fast")]
+    optimal: bool,
+
     /// Write the rows to FILE (CSV) instead of stdout
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -148,6 +158,8 @@ pub struct Plan {
     pub timeout: Duration,
     /// `None`: derive it from the memory (see `run::default_max_states`).
     pub max_states: Option<u64>,
+    /// How short each solution must be (`--fast`, `--optimal`).
+    pub length: Length,
     pub out: Option<PathBuf>,
     pub resume: bool,
     pub solutions: Option<PathBuf>,
@@ -241,6 +253,7 @@ fn check(cli: Cli, words: Vec<String>) -> Result<Command, String> {
         jobs,
         timeout: Duration::from_secs_f64(cli.timeout),
         max_states: cli.max_states,
+        length: Length::asked(cli.fast, cli.optimal),
         out: cli.out,
         resume: cli.resume,
         solutions: cli.solutions,

@@ -101,6 +101,7 @@ fn survey(plan: &Plan) -> Result<u8, String> {
             // The first Ctrl-C ends the searches under way at once; their
             // deals get no row, so `--resume` does them again.
             cancel: Some(interrupted.clone()),
+            length: plan.length,
             ..Limits::default()
         },
         solutions: plan.solutions.as_deref(),
@@ -300,11 +301,13 @@ impl Work<'_> {
     }
 
     /// One search, as `-search` does it: the search, the solution
-    /// replayed by the `-check` code, and written if asked.
+    /// replayed by the `-check` code, and written if asked. `None` when
+    /// interrupted, also once a solution was found: its shortening was cut
+    /// short, and a rerun would shorten it.
     fn search(&self, id: GameId, foundation: Foundation) -> Result<Option<Row>, String> {
         let deal = Deal::new(id).with_foundation(foundation);
         let report = search::search(&deal, &self.limits, None);
-        if report.outcome == Outcome::GaveUp(Limit::Cancelled) {
+        if report.outcome == Outcome::GaveUp(Limit::Cancelled) || self.limits.cancelled() {
             return Ok(None);
         }
         if let Outcome::Solved(moves) = &report.outcome {
