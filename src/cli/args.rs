@@ -62,8 +62,8 @@ pub(super) struct RawArgs {
     pub fast: bool,
 
     /// The fewest moves, proven by an A* search (the summary says
-    /// 'optimal'); a limit gives ECHEC. Quick on Midnight Oil and most
-    /// Seahaven deals, rarely within limits on FreeCell
+    /// 'optimal'); a limit gives ECHEC. Under a second on Midnight Oil and
+    /// Seahaven, seconds on FreeCell and Baker's Dozen (some take longer)
     #[arg(long, help_heading = LENGTH, conflicts_with = "fast")]
     pub optimal: bool,
 
