@@ -155,6 +155,7 @@ fn forcing_loses_bakers_dozen_3118_and_the_free_search_wins_it() {
 /// Seahaven and Midnight Oil build in suit: free and forced are one game,
 /// searched alike (the same positions), the free file the forced one with
 /// its foundation moves written, and the two xpat2 saves the same bytes.
+/// On one thread each: threads finish their attempts in no fixed order.
 #[test]
 fn same_suit_games_search_the_forced_game_and_write_its_foundation_moves() {
     let dir = TempDir::new("same-suit");
@@ -167,6 +168,8 @@ fn same_suit_games_search_the_forced_game_and_write_its_foundation_moves() {
             forced_file.to_str().unwrap(),
             "--xpat2",
             forced_save.to_str().unwrap(),
+            "--jobs",
+            "1",
         ]);
         let free = run([
             game,
@@ -176,6 +179,8 @@ fn same_suit_games_search_the_forced_game_and_write_its_foundation_moves() {
             "free",
             "--xpat2",
             free_save.to_str().unwrap(),
+            "--jobs",
+            "1",
         ]);
         assert_eq!(forced.code, free.code, "{game}");
         assert!(free.stdout.contains("the same game"), "{}", free.stdout);

@@ -104,7 +104,14 @@ fn verdicts_and_solutions_are_those_of_search() {
             verdicts.insert(verdict.clone());
             let single = dir.join("single.sol");
             let _ = std::fs::remove_file(&single);
-            let s = run([deal.as_str(), "-search", single.to_str().unwrap()]);
+            // The survey searches each deal on one thread: `--jobs 1`'s search.
+            let s = run([
+                deal.as_str(),
+                "-search",
+                single.to_str().unwrap(),
+                "--jobs",
+                "1",
+            ]);
             assert_eq!(verdict, s.last_line(), "{deal}: {s:?}");
             let survey_sol = sols.join(format!("{deal}.sol"));
             if verdict == "SUCCES" {
@@ -119,6 +126,81 @@ fn verdicts_and_solutions_are_those_of_search() {
     }
     // The ranges hold verdicts of both kinds.
     assert!(verdicts.contains("SUCCES") && verdicts.contains("INSOLUBLE"));
+}
+
+/// `--foundation both`: each deal searched forced, then free when not won
+/// forced; the row's verdict is `-search --foundation free`'s for those, the
+/// forced one `-search`'s, and the free solutions check under free rules.
+/// FreeCell 19621 is lost whatever the rule, Baker's Dozen 3118 only forced.
+#[test]
+fn both_foundation_rules_give_the_real_game_verdict() {
+    let dir = TempDir::new("survey-both");
+    let (csv, sols) = (dir.join("both.csv"), dir.join("sols"));
+    let r = survey(&[
+        "fc,bd",
+        "1-3,19621,3118",
+        "--foundation",
+        "both",
+        "--out",
+        csv.to_str().unwrap(),
+        "--solutions",
+        sols.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some(format!("{HEADER},foundation,forced").as_str())
+    );
+    let mut real = BTreeMap::new();
+    for line in lines {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(f.len(), 10, "{line}");
+        let deal = format!("{}.{}", f[0], f[1]);
+        let forced = run([
+            deal.as_str(),
+            "-search",
+            dir.join("f.sol").to_str().unwrap(),
+        ]);
+        assert_eq!(f[9], forced.last_line(), "{deal}: forced verdict");
+        if f[9] == "SUCCES" {
+            assert_eq!((f[2], f[8]), ("SUCCES", "forced"), "{line}");
+            continue;
+        }
+        let free_sol = dir.join("free.sol");
+        let free = run([
+            deal.as_str(),
+            "-search",
+            free_sol.to_str().unwrap(),
+            "--foundation",
+            "free",
+        ]);
+        assert_eq!((f[2], f[8]), (free.last_line(), "free"), "{line}");
+        let written = sols.join(format!("{deal}.free.sol"));
+        assert_eq!(written.exists(), f[2] == "SUCCES", "{deal}");
+        if written.exists() {
+            let check = run([
+                deal.as_str(),
+                "-check",
+                written.to_str().unwrap(),
+                "--foundation",
+                "free",
+            ]);
+            assert_eq!(check.last_line(), "SUCCES", "{deal}: {check:?}");
+        }
+        real.insert(deal, (f[9].to_string(), f[2].to_string()));
+    }
+    let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+    assert_eq!(real["FreeCell.19621"], pair("INSOLUBLE", "INSOLUBLE"));
+    assert_eq!(real["BakersDozen.3118"], pair("INSOLUBLE", "SUCCES"));
+    let summary = survey(&["--summary", csv.to_str().unwrap()]);
+    assert!(
+        summary
+            .stdout
+            .contains("BakersDozen won only with free foundation moves (1): 3118\n"),
+        "{summary:?}"
+    );
 }
 
 /// SIGINT to a running survey: it stops cleanly (whole rows, exit 130, a
@@ -391,6 +473,18 @@ fn bad_arguments_and_files_exit_3() {
         ),
         (&["--summary", "/nonexistent.csv"], "cannot read"),
         (&["--summary", other], "not a survey file"),
+        (
+            &[
+                "fc",
+                "1-5",
+                "--out",
+                existing,
+                "--resume",
+                "--foundation",
+                "both",
+            ],
+            "resume it with the same --foundation",
+        ),
     ];
     for (args, says) in cases {
         let r = survey(args);

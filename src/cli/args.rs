@@ -67,6 +67,11 @@ pub(super) struct RawArgs {
     #[arg(long, help_heading = LENGTH, conflicts_with = "fast")]
     pub optimal: bool,
 
+    /// Threads one search runs on (its default, the cores available, is set
+    /// in `command`)
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<String>,
+
     /// Foundation moves: forced (every card that can go up goes up at once,
     /// the course's rules) or free (the player's moves, written CARD F, as
     /// in xpat2) [default: forced]
@@ -113,6 +118,12 @@ fn command() -> Command {
                  {MIN_DEFAULT_MAX_STATES} and {DEFAULT_MAX_STATES}]"
             ))
         })
+        .mut_arg("jobs", |arg: Arg| {
+            arg.help(format!(
+                "With -search: run its attempts on N threads at once [default: {}, the cores here]",
+                super::options::default_jobs()
+            ))
+        })
         .mut_arg("fast", |arg: Arg| arg.help(fast_help()))
 }
 
@@ -123,7 +134,7 @@ fn fast_help() -> String {
         "Keep the first solution found (detours of 1 or 2 moves cut). By \
          default beam searches then look for a shorter one, expanding at most \
          max({SHORTEN_FLOOR}, the search's expanded positions / {d}, moves² / {q}) \
-         positions (the same every run), never more than {SHORTEN_CAP} nor {} s nor \
+         positions (a count, not a time), never more than {SHORTEN_CAP} nor {} s nor \
          past --timeout; a result is kept only when shorter and replayed as won",
         SHORTEN_TIME_CAP.as_secs(),
         d = SHORTEN_SHARE_DIVISOR,
@@ -265,6 +276,8 @@ mod tests {
         assert_eq!(a.search, Some("b.sol".into()));
         assert_eq!(a.max_states.as_deref(), Some("10"));
         assert_eq!(a.xpat2_at.as_deref(), Some("end"));
+        let a = raw("x bd.7 -search c.sol -jobs 3").unwrap();
+        assert_eq!(a.jobs.as_deref(), Some("3"));
     }
 
     #[test]

@@ -199,12 +199,14 @@ fn file_name(option: &str, path: &Path) -> Result<PathBuf, UsageError> {
     Ok(path.to_path_buf())
 }
 
-/// Refuses a search limit outside `-search`; `why` ends the message.
+/// Refuses a search limit or option outside `-search`; `why` ends the
+/// message.
 fn no_limits(raw: &RawArgs, why: &str) -> Result<(), UsageError> {
     let given = [
         ("--max-states", "a search limit", raw.max_states.is_some()),
         ("--timeout", "a search limit", raw.timeout.is_some()),
         ("--diff", "a search limit", raw.diff.is_some()),
+        ("--jobs", "a search option", raw.jobs.is_some()),
         ("--fast", "about the search's solution", raw.fast),
         ("--optimal", "about the search's solution", raw.optimal),
     ];
@@ -224,6 +226,10 @@ fn limits(raw: &RawArgs) -> Result<Limits, UsageError> {
         timeout: raw.timeout.as_deref().map(timeout).transpose()?,
         diff: raw.diff.as_deref().map(diff).transpose()?,
         cancel: None,
+        jobs: match &raw.jobs {
+            Some(text) => jobs(text)?,
+            None => default_jobs(),
+        },
         length: length(raw)?,
     })
 }
@@ -237,6 +243,26 @@ fn length(raw: &RawArgs) -> Result<Length, UsageError> {
         ));
     }
     Ok(Length::asked(raw.fast, raw.optimal))
+}
+
+/// Most threads `--jobs` takes: far more than any machine's cores, few
+/// enough that a typo does not start a million threads.
+const MAX_JOBS: usize = 1024;
+
+/// `--jobs`'s default: every core this process may use.
+pub(super) fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_JOBS))
+}
+
+fn jobs(text: &str) -> Result<usize, UsageError> {
+    match text.parse::<usize>() {
+        Ok(n @ 1..=MAX_JOBS) => Ok(n),
+        _ => Err(invalid(
+            "--jobs <N>",
+            text,
+            &format!("expected a whole number of threads from 1 to {MAX_JOBS}"),
+        )),
+    }
 }
 
 fn max_states(text: &str) -> Result<u64, UsageError> {

@@ -88,6 +88,28 @@ fn limits_are_read_and_checked() {
 }
 
 #[test]
+fn jobs_default_to_the_cores_and_zero_is_refused() {
+    assert_eq!(search_limits("x bd.7 -search b -jobs 3").jobs, 3);
+    assert_eq!(
+        search_limits("x bd.7 -search b").jobs,
+        options::default_jobs()
+    );
+    assert!(options::default_jobs() >= 1);
+    for value in ["0", "-1", "two", "1025"] {
+        refused(
+            &format!("x bd.7 -search b --jobs {value}"),
+            &format!(
+                "invalid value '{value}' for '--jobs <N>': expected a whole number of threads from 1 to 1024"
+            ),
+        );
+    }
+    refused(
+        "x bd.7 --jobs 2",
+        "'--jobs' is a search option: it needs '--search FILE'",
+    );
+}
+
+#[test]
 fn limits_belong_to_the_search_only() {
     for limit in ["--max-states 5", "--timeout 5", "--diff 5"] {
         refused(&format!("x fc.7 {limit}"), "needs '--search FILE'");

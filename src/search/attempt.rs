@@ -10,6 +10,7 @@ use std::time::Instant;
 use super::frontier::{Buckets, Frontier, Stack};
 use super::order::{Kind, Order};
 use super::path::{path_to, shorten};
+use super::split::Split;
 use super::visited::{MAX_STATES, NO_PARENT, Probe, Visited, hash};
 use super::{Limit, Limits, Outcome, Progress, Report, Stats};
 use crate::deal::Deal;
@@ -25,12 +26,21 @@ pub(super) fn run(
     order: &Order,
     progress: Option<Progress>,
 ) -> Report {
-    match order.kind {
-        Kind::Buckets(queue) => {
+    let split = order.split as u16;
+    match (order.kind, split) {
+        (Kind::Buckets(queue), 0) => {
             Attempt::new(deal, root, limits, order, progress, Buckets::new(queue)).run()
         }
-        Kind::DepthFirst(dive) => {
+        (Kind::DepthFirst(dive), 0) => {
             Attempt::new(deal, root, limits, order, progress, Stack::new(dive)).run()
+        }
+        (Kind::Buckets(queue), _) => {
+            let frontier = Split::new(split, move || Buckets::new(queue));
+            Attempt::new(deal, root, limits, order, progress, frontier).run()
+        }
+        (Kind::DepthFirst(dive), _) => {
+            let frontier = Split::new(split, move || Stack::new(dive));
+            Attempt::new(deal, root, limits, order, progress, frontier).run()
         }
     }
 }
@@ -52,8 +62,6 @@ struct Attempt<'a, 'p, F> {
     decoder: KeyDecoder,
     visited: Visited,
     frontier: F,
-    /// Per stored position, its moves from the root.
-    depths: Vec<u16>,
     stats: Stats,
     /// Whether `--diff` forgot a position: an empty frontier is no proof.
     cut: bool,
@@ -80,7 +88,6 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
             decoder: KeyDecoder::new(deal),
             visited: Visited::new(limits.max_states),
             frontier,
-            depths: vec![0],
             stats: Stats::default(),
             cut: false,
             children: Vec::with_capacity(128),
@@ -101,7 +108,7 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
         }
         let rank = self.order.rank(&root, &root.survey(), 0);
         // The set is empty, so only memory can keep the deal out of it.
-        let Ok(Some(root_index)) = self.visited.insert(&root.key(), NO_PARENT) else {
+        let Ok(Some(root_index)) = self.visited.insert(&root.key(), NO_PARENT, 0) else {
             return self.finish(Outcome::GaveUp(Limit::Memory));
         };
         if self.frontier.push(root.score(), rank, root_index).is_err() {
@@ -196,7 +203,8 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
         if survey.stuck || survey.dead_run || state.is_blocked_after(mv, child) {
             return None;
         }
-        let index = self.visited.insert_at(slot, tag, &key, parent);
+        let depth = self.visited.depth(parent) + 1;
+        let index = self.visited.insert_at(slot, tag, &key, parent, depth);
         let score = child.score();
         if score > self.stats.best_score {
             self.stats.best_score = score;
@@ -207,21 +215,18 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
                 }
             }
         }
-        let depth = self.depths[parent as usize].saturating_add(1);
-        self.depths.push(depth);
         let rank = self.order.rank(child, &survey, depth);
-        match self.frontier.push(score, rank, index) {
+        match self.frontier.push_at(score, rank, index, depth) {
             Ok(()) => None,
             Err(_) => Some(Outcome::GaveUp(Limit::Memory)),
         }
     }
 
-    /// Room for `n` more stored positions, in the visited set and the
-    /// depths, before admitting them: admitting then allocates nothing but
-    /// the frontier's growth, which fails on its own.
+    /// Room for `n` more stored positions in the visited set before
+    /// admitting them: admitting then allocates nothing but the frontier's
+    /// growth, which fails on its own.
     fn make_room(&mut self, n: usize) -> Result<(), TryReserveError> {
-        self.visited.make_room(n)?;
-        self.depths.try_reserve(n)
+        self.visited.make_room(n)
     }
 
     /// Reports progress; says whether the time is up or the search was

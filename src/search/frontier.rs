@@ -14,6 +14,16 @@ pub(super) trait Frontier {
     /// Adds a stored position with its score and tie-break (lower first);
     /// fails, adding nothing, when there is no memory for it.
     fn push(&mut self, score: u8, tie: usize, index: u32) -> Result<(), TryReserveError>;
+    /// [`Frontier::push`] of a position `depth` moves from the deal.
+    fn push_at(
+        &mut self,
+        score: u8,
+        tie: usize,
+        index: u32,
+        _depth: u16,
+    ) -> Result<(), TryReserveError> {
+        self.push(score, tie, index)
+    }
     /// The next position to expand, with its score.
     fn pop(&mut self) -> Option<(u8, u32)>;
     /// What [`Frontier::pop`] would give next if nothing is pushed before:
@@ -34,7 +44,10 @@ const TIES: usize = MAX_RANK + 1;
 /// tie-break value (lower first).
 pub(super) struct Buckets {
     queue: Queue,
-    queues: Vec<VecDeque<u32>>,
+    /// Per score, one queue per tie-break value; made on the score's first
+    /// push, so that the many small frontiers of a split attempt (see
+    /// [`super::split`]) cost only the scores they reach.
+    queues: [Vec<VecDeque<u32>>; CARDS + 1],
     /// Per score, a bit per tie-break value whose queue is not empty: the
     /// next queue is one `trailing_zeros` away, with no scan.
     nonempty: [u64; CARDS + 1],
@@ -47,7 +60,7 @@ impl Buckets {
     pub(super) fn new(queue: Queue) -> Buckets {
         Buckets {
             queue,
-            queues: (0..(CARDS + 1) * TIES).map(|_| VecDeque::new()).collect(),
+            queues: std::array::from_fn(|_| Vec::new()),
             nonempty: [0; CARDS + 1],
             len: 0,
             best: 0,
@@ -66,7 +79,12 @@ impl Frontier for Buckets {
     fn push(&mut self, score: u8, tie: usize, index: u32) -> Result<(), TryReserveError> {
         let score = score as usize;
         let tie = tie.min(MAX_RANK);
-        let queue = &mut self.queues[score * TIES + tie];
+        let queues = &mut self.queues[score];
+        if queues.is_empty() {
+            queues.try_reserve_exact(TIES)?;
+            queues.resize_with(TIES, VecDeque::new);
+        }
+        let queue = &mut queues[tie];
         // Allocates only when the queue is full, doubling it as push would.
         queue.try_reserve(1)?;
         queue.push_back(index);
@@ -86,7 +104,7 @@ impl Frontier for Buckets {
         }
         let score = self.best;
         let tie = self.first_tie(score);
-        let queue = &mut self.queues[score * TIES + tie];
+        let queue = &mut self.queues[score][tie];
         let index = match self.queue {
             Queue::Fifo => queue.pop_front(),
             Queue::Lifo => queue.pop_back(),
@@ -101,7 +119,7 @@ impl Frontier for Buckets {
     #[inline]
     fn peek(&self) -> Option<u32> {
         let score = (0..=self.best).rev().find(|&s| self.nonempty[s] != 0)?;
-        let queue = &self.queues[score * TIES + self.first_tie(score)];
+        let queue = &self.queues[score][self.first_tie(score)];
         match self.queue {
             Queue::Fifo => queue.front(),
             Queue::Lifo => queue.back(),
@@ -112,13 +130,12 @@ impl Frontier for Buckets {
     fn forget_below(&mut self, floor: usize) -> u64 {
         let mut dropped = 0;
         for score in 0..floor.min(CARDS + 1) {
-            if self.nonempty[score] != 0 {
-                for q in &mut self.queues[score * TIES..(score + 1) * TIES] {
-                    dropped += q.len() as u64;
-                    *q = VecDeque::new();
-                }
-                self.nonempty[score] = 0;
-            }
+            dropped += self.queues[score]
+                .iter()
+                .map(|q| q.len() as u64)
+                .sum::<u64>();
+            self.queues[score] = Vec::new();
+            self.nonempty[score] = 0;
         }
         self.len -= dropped;
         dropped

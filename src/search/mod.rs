@@ -5,9 +5,9 @@
 //! Memory is the limit of an exhaustive search, so everything stored is
 //! small. A position's [`Key`](crate::state::Key) is 3 words (156 bits);
 //! the visited set packs it into 20 bytes beside the 4-byte index of the
-//! position it came from (24 bytes in all; 2 more for its depth), looks
-//! positions up through a table of `u32` indices into that store, and the
-//! frontier holds indices too. A position is rebuilt from its key when it
+//! position it came from (24 bytes in all, its depth in their spare
+//! bits), looks positions up through a table of `u32` indices into that
+//! store, and the frontier holds indices too. A position is rebuilt from its key when it
 //! is expanded; moves are found again by comparing keys when the path is
 //! rebuilt at the end.
 //!
@@ -18,13 +18,14 @@
 //! always the buckets'.
 //!
 //! Where each part lives, in the order a search meets them:
-//! `portfolio` (the orderings and budgets), `attempt` (one search: expand
-//! a position, admit its children), `order` (the tie-break inside a
-//! bucket), `frontier` (buckets and depth-first stack), `visited` (the
-//! store and its table), `path` (the moves back from a won position, made
-//! shorter), `shorten` (the default's bounded effort to make a solution
-//! shorter). `--optimal` runs `optimal` (an A* search, with `open`, its
-//! open list) instead of the portfolio.
+//! `portfolio` (the orderings and budgets), `parallel` (its attempts on
+//! `--jobs` threads), `attempt` (one search: expand a position, admit its
+//! children), `order` (the tie-break inside a bucket), `frontier` (buckets
+//! and depth-first stack), `split` (a frontier per early move), `visited`
+//! (the store and its table), `path` (the moves back from a won position,
+//! made shorter), `shorten` (the default's bounded effort to make a
+//! solution shorter). `--optimal` runs `optimal` (an A* search, with
+//! `open`, its open list) instead of the portfolio.
 
 mod attempt;
 mod frontier;
@@ -33,9 +34,11 @@ mod length_tests;
 mod open;
 mod optimal;
 mod order;
+mod parallel;
 mod path;
 mod portfolio;
 mod shorten;
+mod split;
 #[cfg(test)]
 mod tests;
 mod visited;
@@ -60,7 +63,7 @@ pub const DEFAULT_MAX_STATES: u64 = 50_000_000;
 /// The most positions one attempt can index (`--max-states` at most).
 pub use visited::MAX_STATES;
 /// What one stored position costs at peak, every table counted: 24 bytes
-/// in the store, 2 of depth, its share of the table (4 bytes a slot, 35 to
+/// in the store (depth included), its share of the table (4 bytes a slot, 35 to
 /// 70 % full) and of the frontier. The summary line of long searches says
 /// 33 to 44 B (`peak memory ... B/position`); this is the worst case, just
 /// after the table and the frontier have doubled.
@@ -104,6 +107,10 @@ pub struct Limits {
     /// Set from outside (a signal handler, another thread that found the
     /// answer) to stop the search as soon as it next looks at the clock.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Threads the search runs its attempts on (`--jobs`); 1 runs them one
+    /// after another on the caller's thread, as a survey of many deals
+    /// wants.
+    pub jobs: usize,
     /// How short the solution must be, and so what finding it may cost.
     pub length: Length,
 }
@@ -164,6 +171,7 @@ impl Default for Limits {
             timeout: None,
             diff: None,
             cancel: None,
+            jobs: 1,
             length: Length::default(),
         }
     }

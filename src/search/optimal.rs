@@ -146,7 +146,7 @@ impl Astar<'_, '_> {
             return None;
         }
         // The set is empty, so only memory can keep the deal out of it.
-        let Ok(Some(index)) = self.visited.insert(&root.key(), NO_PARENT) else {
+        let Ok(Some(index)) = self.visited.insert(&root.key(), NO_PARENT, 0) else {
             return Some(Limit::Memory);
         };
         if self.make_room(1).is_err() {
@@ -263,7 +263,7 @@ impl Astar<'_, '_> {
                 self.moves_to.push(g as u16);
                 self.parents.push(parent);
                 self.stats.best_score = self.stats.best_score.max(child.score());
-                self.visited.insert_at(slot, tag, &key, parent)
+                self.visited.insert_at(slot, tag, &key, parent, g as u16)
             }
         };
         self.open.push(g + h, g, index)

@@ -25,6 +25,10 @@ pub(super) struct Order {
     /// that shorter paths to similar positions go first.
     pub(super) depth_divisor: u8,
     pub(super) kind: Kind,
+    /// When not 0: every position this many moves from the deal or fewer
+    /// starts a frontier of its own, and the frontiers take turns (see
+    /// [`super::split`]).
+    pub(super) split: u8,
 }
 
 /// How an attempt keeps its waiting positions: the score buckets with one
@@ -80,6 +84,7 @@ impl Order {
         registers: 0,
         depth_divisor: 0,
         kind: Kind::Buckets(Queue::Fifo),
+        split: 0,
     };
 
     /// The tie-break of a stored position `depth` moves from the deal.

@@ -9,25 +9,61 @@ use std::collections::TryReserveError;
 
 use crate::state::Key;
 
-/// One stored position: its key and the index of its parent. Packed to 24
-/// bytes; the last key word only ever uses 30 bits.
+/// One stored position: its key, the index of its parent and its moves
+/// from the deal. Packed to 24 bytes: the last key word only ever uses 30
+/// bits and an index 27, so the 7 bits left hold the depth (see
+/// [`MAX_DEPTH`]).
 #[derive(Clone, Copy)]
 #[repr(C, packed(4))]
 struct Entry {
     key0: u64,
     key1: u64,
+    /// The last key word, and above its 30 bits the depth's top 2 bits.
     key2: u32,
+    /// The parent's index, and above its 27 bits the depth's low 5 bits.
     parent: u32,
 }
 
+/// Bits of the last key word.
+const KEY2_BITS: u32 = 30;
+/// Bits of the depth kept beside the parent's index.
+const DEPTH_LOW_BITS: u32 = u32::BITS - INDEX_BITS;
+
+/// Depths are kept up to this many moves, and deeper ones as this: the
+/// orderings' tie-break counts at most 63 (`frontier::MAX_RANK`) and a
+/// split at most a few moves, so no search tells 127 from more.
+pub(super) const MAX_DEPTH: u16 = (1 << (u32::BITS - KEY2_BITS + DEPTH_LOW_BITS)) - 1;
+
 impl Entry {
+    fn new(key: &Key, parent: u32, depth: u16) -> Entry {
+        let [key0, key1, key2] = key.words();
+        debug_assert!(key2 >> KEY2_BITS == 0 && parent <= INDEX_MASK);
+        let depth = depth.min(MAX_DEPTH) as u32;
+        Entry {
+            key0,
+            key1,
+            key2: key2 as u32 | (depth >> DEPTH_LOW_BITS) << KEY2_BITS,
+            parent: parent | depth << INDEX_BITS,
+        }
+    }
+
     fn key(&self) -> Key {
-        Key::from_words([self.key0, self.key1, self.key2 as u64])
+        let key2 = self.key2 & ((1 << KEY2_BITS) - 1);
+        Key::from_words([self.key0, self.key1, key2 as u64])
+    }
+
+    fn parent(&self) -> u32 {
+        self.parent & INDEX_MASK
+    }
+
+    fn depth(&self) -> u16 {
+        let (key2, parent) = (self.key2, self.parent);
+        ((key2 >> KEY2_BITS) << DEPTH_LOW_BITS | parent >> INDEX_BITS) as u16
     }
 }
 
-/// The parent of the deal's position.
-pub(super) const NO_PARENT: u32 = u32::MAX;
+/// The parent of the deal's position: an index no position has.
+pub(super) const NO_PARENT: u32 = INDEX_MASK;
 
 /// Bits of a table slot that hold the index: up to 2^27 - 2 positions
 /// (over 5 GB of them), far above the default `--max-states`.
@@ -203,17 +239,19 @@ impl Visited {
         prefetch_line(self.entries.as_ptr().wrapping_add(index as usize));
     }
 
-    /// Stores a key at the vacant slot [`Visited::probe`] just returned.
+    /// Stores a key, `depth` moves from the deal, at the vacant slot
+    /// [`Visited::probe`] just returned.
     #[inline]
-    pub(super) fn insert_at(&mut self, slot: usize, tag: u32, key: &Key, parent: u32) -> u32 {
+    pub(super) fn insert_at(
+        &mut self,
+        slot: usize,
+        tag: u32,
+        key: &Key,
+        parent: u32,
+        depth: u16,
+    ) -> u32 {
         let index = self.entries.len() as u32;
-        let [key0, key1, key2] = key.words();
-        self.entries.push(Entry {
-            key0,
-            key1,
-            key2: key2 as u32,
-            parent,
-        });
+        self.entries.push(Entry::new(key, parent, depth));
         self.table[slot] = tag | (index + 1);
         index
     }
@@ -223,11 +261,12 @@ impl Visited {
         &mut self,
         key: &Key,
         parent: u32,
+        depth: u16,
     ) -> Result<Option<u32>, TryReserveError> {
         self.make_room(1)?;
         Ok(match self.probe(key, hash(key)) {
             Probe::Found => None,
-            Probe::Vacant { slot, tag } => Some(self.insert_at(slot, tag, key, parent)),
+            Probe::Vacant { slot, tag } => Some(self.insert_at(slot, tag, key, parent, depth)),
         })
     }
 
@@ -252,7 +291,12 @@ impl Visited {
     }
 
     pub(super) fn parent(&self, index: u32) -> u32 {
-        self.entries[index as usize].parent
+        self.entries[index as usize].parent()
+    }
+
+    /// Moves from the deal, up to [`MAX_DEPTH`].
+    pub(super) fn depth(&self, index: u32) -> u16 {
+        self.entries[index as usize].depth()
     }
 }
 
@@ -263,16 +307,25 @@ mod tests {
     #[test]
     fn the_visited_set_stores_each_key_once() {
         let mut v = Visited::new(16);
+        // The last word uses all its 30 bits in some keys.
         let keys: Vec<Key> = (0..20_000u64)
-            .map(|i| Key::from_words([i * 7919, i % 13, i % 5]))
+            .map(|i| Key::from_words([i * 7919, i % 13, (i * 0x9E37_79B9) % (1 << 30)]))
             .collect();
         for (i, k) in keys.iter().enumerate() {
-            assert_eq!(v.insert(k, 0), Ok(Some(i as u32)));
+            let parent = (i as u32).wrapping_sub(1).min(NO_PARENT);
+            assert_eq!(v.insert(k, parent, i as u16 % 200), Ok(Some(i as u32)));
         }
         for k in &keys {
-            assert_eq!(v.insert(k, 0), Ok(None));
+            assert_eq!(v.insert(k, 0, 0), Ok(None));
         }
         assert_eq!(v.len(), keys.len());
+        for (i, k) in keys.iter().enumerate() {
+            let index = i as u32;
+            assert_eq!(v.key(index), *k);
+            assert_eq!(v.parent(index), index.wrapping_sub(1).min(NO_PARENT));
+            assert_eq!(v.depth(index), (i as u16 % 200).min(MAX_DEPTH));
+        }
+        assert_eq!(MAX_DEPTH, 127);
         assert_eq!(std::mem::size_of::<Entry>(), 24);
     }
 
@@ -280,12 +333,12 @@ mod tests {
     fn room_that_cannot_be_had_is_refused_and_the_set_still_works() {
         let mut v = Visited::new(16);
         let key = |i: u64| Key::from_words([i, 1, 2]);
-        assert_eq!(v.insert(&key(1), 0), Ok(Some(0)));
+        assert_eq!(v.insert(&key(1), 0, 0), Ok(Some(0)));
         // More than the address space: refused, not an abort.
         assert!(v.make_room(usize::MAX / 8).is_err());
         assert!(v.make_room(1 << 60).is_err());
-        assert_eq!(v.insert(&key(1), 0), Ok(None));
-        assert_eq!(v.insert(&key(2), 0), Ok(Some(1)));
+        assert_eq!(v.insert(&key(1), 0, 0), Ok(None));
+        assert_eq!(v.insert(&key(2), 0, 0), Ok(Some(1)));
         assert_eq!(v.len(), 2);
     }
 }

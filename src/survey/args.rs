@@ -25,10 +25,20 @@ Rows (game,seed,verdict,moves,expanded,stored,seconds,limit) go to --out
 FILE, a whole row per deal as it ends, or to stdout, with the summary on
 stderr. Ctrl-C stops cleanly (a second one at once); --resume continues.
 
+--foundation both searches each deal with forced foundation moves first
+(the course's rules, fast) and again with free ones (the player's choice,
+as in xpat2) when it was not won: the row's verdict is then the real
+game's, and two more columns say which rule it holds under (foundation)
+and the forced verdict (forced). Seahaven and Midnight Oil build in suit:
+there free and forced are the same game, searched once. --timeout holds
+for each search. Free solutions are written as DIR/Game.SEED.free.sol
+(check them with --foundation free).
+
 Examples:
   xpat-solver survey fc 1-100000 --out fc.csv
   xpat-solver survey all --random 10000 --rng-seed 7 --out sample.csv
   xpat-solver survey fc 1-1000000 --shard 3/8 --out fc.3.csv
+  xpat-solver survey fc,bd 1-100000 --foundation both --out real.csv
   xpat-solver survey --summary fc.*.csv
 
 Exit: 0 every deal decided, 1 some undecided (ECHEC), 3 bad arguments or
@@ -93,6 +103,11 @@ struct Cli {
     #[arg(long, value_name = "DIR")]
     solutions: Option<PathBuf>,
 
+    /// Foundation moves forced (the course's rules), free (the player's
+    /// choice), or both (forced, then free for the deals not won)
+    #[arg(long, value_name = "RULE", default_value = "forced", value_parser = Under::parse)]
+    foundation: Under,
+
     /// Take only the deals whose position in the list is K modulo N
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
@@ -100,6 +115,30 @@ struct Cli {
     /// Summarize survey files (shards merge) instead of surveying
     #[arg(long, value_name = "FILE", num_args = 1.., exclusive = true)]
     summary: Option<Vec<PathBuf>>,
+}
+
+/// The foundation rule a survey searches under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Under {
+    /// The course's rules: cards go up by themselves.
+    Forced,
+    /// The player's choice (SPEC §9).
+    Free,
+    /// Forced first, as it is fast; free for the deals that forced moves
+    /// did not win where that is another game (FreeCell, Baker's Dozen):
+    /// the real game's verdict, and the forced one beside it.
+    Both,
+}
+
+impl Under {
+    fn parse(word: &str) -> Result<Under, String> {
+        match word {
+            "forced" => Ok(Under::Forced),
+            "free" => Ok(Under::Free),
+            "both" => Ok(Under::Both),
+            _ => Err("expected forced, free or both".into()),
+        }
+    }
 }
 
 /// What the command line asks for.
@@ -124,6 +163,7 @@ pub struct Plan {
     pub out: Option<PathBuf>,
     pub resume: bool,
     pub solutions: Option<PathBuf>,
+    pub under: Under,
     /// The arguments after `survey`, to print the command that resumes.
     pub words: Vec<String>,
 }
@@ -217,6 +257,7 @@ fn check(cli: Cli, words: Vec<String>) -> Result<Command, String> {
         out: cli.out,
         resume: cli.resume,
         solutions: cli.solutions,
+        under: cli.foundation,
         words,
     }))
 }
@@ -239,9 +280,10 @@ mod tests {
     #[test]
     fn a_whole_command_line() {
         let p = plan(
-            "fc,st 1-10 --jobs 3 --timeout 2.5 --max-states 1000 --out a.csv --resume --shard 1/2",
+            "fc,st 1-10 --jobs 3 --timeout 2.5 --max-states 1000 --out a.csv --resume --shard 1/2 --foundation both",
         )
         .unwrap();
+        assert_eq!(p.under, Under::Both);
         assert_eq!((p.deals.len(), p.jobs), (10, 3));
         assert_eq!(
             (p.timeout, p.max_states),
@@ -250,8 +292,8 @@ mod tests {
         assert!(p.resume && p.out == Some(PathBuf::from("a.csv")));
         let p = plan("bd --random 50 --rng-seed 9").unwrap();
         assert_eq!(
-            (p.deals.len(), p.max_states, p.timeout.as_secs()),
-            (50, None, 10)
+            (p.deals.len(), p.max_states, p.timeout.as_secs(), p.under),
+            (50, None, 10, Under::Forced)
         );
         assert!(p.jobs >= 1);
     }
@@ -273,6 +315,7 @@ mod tests {
             ("fc 1-5 --resume", "--out"),
             ("fc 1-5 --rng-seed 3", "--random"),
             ("fc 1-5 --summary a.csv", "cannot be used"),
+            ("fc 1-5 --foundation libre", "forced, free or both"),
         ];
         for (line, says) in cases {
             let err = plan(line).unwrap_err();

@@ -21,15 +21,16 @@ use rustc_hash::FxHashSet;
 
 use crate::check::{self, Verdict as Replay};
 use crate::deal::Deal;
+use crate::foundation::Foundation;
 use crate::rules::GameId;
 use crate::search::{self, BYTES_PER_POSITION, Limit, Limits, MAX_STATES, Outcome};
 use crate::{memory, solution};
 
-use super::args::{EXIT_USAGE, Plan};
+use super::args::{EXIT_USAGE, Plan, Under};
 use super::deals::{Deals, deal_key};
 use super::finish::{Stop, finish};
 use super::progress::Progress;
-use super::row::Row;
+use super::row::{Row, Verdict};
 use super::signals;
 use super::summary::Results;
 use super::table::{Resumed, Table};
@@ -57,6 +58,7 @@ struct Work<'a> {
     deals: &'a Deals,
     limits: Limits,
     solutions: Option<&'a Path>,
+    under: Under,
     /// Deals already in the file being resumed.
     skip: FxHashSet<(u8, u32)>,
     /// Deals to survey in this run (those of `deals` not in `skip`).
@@ -103,6 +105,7 @@ fn survey(plan: &Plan) -> Result<u8, String> {
             ..Limits::default()
         },
         solutions: plan.solutions.as_deref(),
+        under: plan.under,
         skip,
         todo,
         next: AtomicU64::new(0),
@@ -121,9 +124,9 @@ fn survey(plan: &Plan) -> Result<u8, String> {
         memory::peak().unwrap_or(0) >> 20,
         (max_states * plan.jobs as u64 * BYTES_PER_POSITION) >> 20
     );
-    match &table {
-        Table::File { .. } => print!("{closing}"),
-        Table::Stdout => eprint!("{closing}"),
+    match table.path() {
+        Some(_) => print!("{closing}"),
+        None => eprint!("{closing}"),
     }
     Ok(finish(stop, plan, &table, &results, surveyed, todo))
 }
@@ -150,13 +153,14 @@ fn open(plan: &Plan) -> Result<(Table, Resumed), String> {
         rows: Vec::new(),
         torn: None,
     };
+    let wide = plan.under != Under::Forced;
     let opened = match &plan.out {
         None => (
-            Table::stdout().map_err(|e| format!("cannot write to stdout: {e}"))?,
+            Table::stdout(wide).map_err(|e| format!("cannot write to stdout: {e}"))?,
             nothing(),
         ),
-        Some(path) if plan.resume => Table::resume(path)?,
-        Some(path) => (Table::create(path)?, nothing()),
+        Some(path) if plan.resume => Table::resume(path, wide)?,
+        Some(path) => (Table::create(path, wide)?, nothing()),
     };
     if let Some(dir) = &plan.solutions {
         std::fs::create_dir_all(dir)
@@ -272,12 +276,36 @@ impl Work<'_> {
         }
     }
 
-    /// One deal, as `-search` does it: the search, the solution replayed
-    /// by the `-check` code, and written if asked. `None` when the search
-    /// was interrupted: that deal has no verdict to record, nor a solution
-    /// whose shortening the interrupt cut short (a rerun would shorten it).
+    /// One deal under the survey's foundation rule. `None` when a search
+    /// was interrupted: that deal has no verdict to record.
     fn survey(&self, id: GameId) -> Result<Option<Row>, String> {
-        let deal = Deal::new(id);
+        let first = match self.under {
+            Under::Free => Foundation::Free,
+            Under::Forced | Under::Both => Foundation::Forced,
+        };
+        let Some(row) = self.search(id, first)? else {
+            return Ok(None);
+        };
+        if self.under != Under::Both {
+            return Ok(Some(row));
+        }
+        // A forced win is a win in the real game, and where building is in
+        // suit forced moves lose nothing: the forced verdict is the game's.
+        if row.verdict == Verdict::Succes || id.rules.forced_foundation_is_exact() {
+            let forced = Some(row.verdict);
+            return Ok(Some(Row { forced, ..row }));
+        }
+        Ok(self
+            .search(id, Foundation::Free)?
+            .map(|free| Row::after_forced(&row, free)))
+    }
+
+    /// One search, as `-search` does it: the search, the solution
+    /// replayed by the `-check` code, and written if asked. `None` when
+    /// interrupted, even with a solution: its shortening may have been cut
+    /// short, and a rerun would shorten it.
+    fn search(&self, id: GameId, foundation: Foundation) -> Result<Option<Row>, String> {
+        let deal = Deal::new(id).with_foundation(foundation);
         let report = search::search(&deal, &self.limits, None);
         if report.outcome == Outcome::GaveUp(Limit::Cancelled) || self.limits.cancelled() {
             return Ok(None);
@@ -285,16 +313,19 @@ impl Work<'_> {
         if let Outcome::Solved(moves) = &report.outcome {
             if let Replay::Failed { why, .. } = check::replay_moves(&deal, moves) {
                 return Err(format!(
-                    "internal error: the solution found for {id} does not replay ({why})"
+                    "internal error: the {foundation} solution found for {id} does not replay ({why})"
                 ));
             }
             if let Some(dir) = self.solutions {
-                let path = dir.join(format!("{id}.sol"));
-                solution::write_atomically(&path, solution::format(moves).as_bytes())
+                let name = match foundation {
+                    Foundation::Forced => format!("{id}.sol"),
+                    Foundation::Free => format!("{id}.free.sol"),
+                };
+                solution::write_atomically(&dir.join(name), solution::format(moves).as_bytes())
                     .map_err(|e| format!("{e:#}"))?;
             }
         }
-        Ok(Some(Row::new(id, &report)))
+        Ok(Some(Row::new(id, foundation, &report)))
     }
 }
 

@@ -22,6 +22,9 @@ struct Entry {
     verdict: Verdict,
     moves: u32,
     seconds: f32,
+    /// The forced verdict, when searched beside the real game's
+    /// (`--foundation both`).
+    forced: Option<Verdict>,
 }
 
 /// Every deal's result, once each.
@@ -42,6 +45,7 @@ impl Results {
             verdict: row.verdict,
             moves: row.moves.unwrap_or(0),
             seconds: row.seconds as f32,
+            forced: row.forced,
         };
         match self.by_deal.get_mut(&key) {
             None => {
@@ -86,6 +90,7 @@ impl Results {
             out.push_str(&format!("| {} {}\n", rules.name, game.columns()));
             lists.push_str(&seed_list(rules.name, "INSOLUBLE", &game.insoluble));
             lists.push_str(&seed_list(rules.name, "undecided", &game.undecided));
+            lists.push_str(&game.forced_lines(rules.name));
         }
         out + &lists
     }
@@ -99,6 +104,12 @@ struct GameSummary {
     undecided: Vec<u32>,
     seconds: Vec<f32>,
     moves: Vec<u32>,
+    /// Forced verdicts known (`--foundation both`): SUCCES, INSOLUBLE,
+    /// ECHEC.
+    forced: [u64; 3],
+    /// Deals won, but not with forced foundation moves: those forcing
+    /// loses (or left undecided).
+    won_only_free: Vec<u32>,
 }
 
 impl GameSummary {
@@ -106,6 +117,17 @@ impl GameSummary {
         let mut g = GameSummary::default();
         for (&(_, seed), e) in entries {
             g.seconds.push(e.seconds);
+            if let Some(forced) = e.forced {
+                let column = match forced {
+                    Verdict::Succes => 0,
+                    Verdict::Insoluble => 1,
+                    Verdict::Echec => 2,
+                };
+                g.forced[column] += 1;
+                if forced != Verdict::Succes && e.verdict == Verdict::Succes {
+                    g.won_only_free.push(seed);
+                }
+            }
             match e.verdict {
                 Verdict::Succes => {
                     g.succes += 1;
@@ -117,6 +139,7 @@ impl GameSummary {
         }
         g.insoluble.sort_unstable();
         g.undecided.sort_unstable();
+        g.won_only_free.sort_unstable();
         g.seconds.sort_unstable_by(f32::total_cmp);
         g.moves.sort_unstable();
         g
@@ -124,6 +147,24 @@ impl GameSummary {
 
     fn deals(&self) -> u64 {
         self.seconds.len() as u64
+    }
+
+    /// Under `--foundation both`: the forced verdicts, and the deals that
+    /// forcing loses (the course's first kind of counterexample; its
+    /// second kind, deals no play wins, are the INSOLUBLE ones then).
+    fn forced_lines(&self, game: &str) -> String {
+        let [won, lost, open] = self.forced;
+        if won + lost + open == 0 {
+            return String::new();
+        }
+        format!(
+            "{game} with forced foundation moves: {won} SUCCES, {lost} INSOLUBLE, {open} undecided\n{}",
+            seed_list(
+                game,
+                "won only with free foundation moves",
+                &self.won_only_free
+            )
+        )
     }
 
     /// The table's columns after the game's name, each closed by `|`.
@@ -279,6 +320,30 @@ mod tests {
         );
         assert!(text.contains("Seahaven INSOLUBLE (1): 1\n"), "{text}");
         assert!(!text.contains("Midnight"), "{text}");
+        assert!(!text.contains("forced"), "{text}");
+    }
+
+    /// `--foundation both`: the real game's verdicts in the table, the
+    /// forced ones and the deals forcing loses below it.
+    #[test]
+    fn both_rules_show_what_forcing_loses() {
+        let mut r = Results::default();
+        r.add(&row("BakersDozen,3118,SUCCES,66,5,5,1.0,,free,INSOLUBLE"));
+        r.add(&row("BakersDozen,7,INSOLUBLE,,5,5,1.0,,free,INSOLUBLE"));
+        r.add(&row("BakersDozen,8,SUCCES,40,5,5,1.0,,forced,SUCCES"));
+        r.add(&row("BakersDozen,9,SUCCES,70,5,5,1.0,,free,ECHEC"));
+        let text = r.render();
+        assert!(text.contains("| BakersDozen | 4 | 3 | 1 | 0 |"), "{text}");
+        assert!(
+            text.contains(
+                "BakersDozen with forced foundation moves: 1 SUCCES, 2 INSOLUBLE, 1 undecided\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("BakersDozen won only with free foundation moves (2): 9 3118\n"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -12,12 +12,24 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::row::{HEADER, Row};
+use super::row::{HEADER, Row, WIDE_HEADER};
 
 /// An open destination for rows.
-pub enum Table {
+pub struct Table {
+    to: Sink,
+    /// Rows carry the columns of [`WIDE_HEADER`] (`--foundation free` or
+    /// `both`).
+    wide: bool,
+}
+
+enum Sink {
     Stdout,
     File { file: File, path: PathBuf },
+}
+
+/// The header of a file whose rows are `wide` or not.
+fn header(wide: bool) -> &'static str {
+    if wide { WIDE_HEADER } else { HEADER }
 }
 
 /// What a file to resume held.
@@ -30,14 +42,17 @@ pub struct Resumed {
 
 impl Table {
     /// Rows to stdout, after the header.
-    pub fn stdout() -> std::io::Result<Table> {
-        let mut table = Table::Stdout;
-        table.write_line(&format!("{HEADER}\n"))?;
+    pub fn stdout(wide: bool) -> std::io::Result<Table> {
+        let mut table = Table {
+            to: Sink::Stdout,
+            wide,
+        };
+        table.write_line(&format!("{}\n", header(wide)))?;
         Ok(table)
     }
 
     /// A new file; an existing one is never overwritten.
-    pub fn create(path: &Path) -> Result<Table, String> {
+    pub fn create(path: &Path, wide: bool) -> Result<Table, String> {
         let file = OpenOptions::new()
             .append(true)
             .create_new(true)
@@ -49,22 +64,27 @@ impl Table {
                 ),
                 _ => format!("cannot create '{}': {e}", path.display()),
             })?;
-        let mut table = Table::File {
-            file,
-            path: path.to_owned(),
+        let mut table = Table {
+            to: Sink::File {
+                file,
+                path: path.to_owned(),
+            },
+            wide,
         };
         table
-            .write_line(&format!("{HEADER}\n"))
+            .write_line(&format!("{}\n", header(wide)))
             .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
         Ok(table)
     }
 
     /// Opens a survey file to add to it: reads its rows, cuts a torn last
-    /// line off, and writes the header if the file is new or empty.
-    pub fn resume(path: &Path) -> Result<(Table, Resumed), String> {
+    /// line off, and writes the header if the file is new or empty. A file
+    /// of the other width was surveyed under another `--foundation`: its
+    /// verdicts do not answer this survey's question, so it is refused.
+    pub fn resume(path: &Path, wide: bool) -> Result<(Table, Resumed), String> {
         if !path.exists() {
             return Ok((
-                Table::create(path)?,
+                Table::create(path, wide)?,
                 Resumed {
                     rows: Vec::new(),
                     torn: None,
@@ -80,46 +100,63 @@ impl Table {
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(fail)?;
         let read = decode(path, &bytes)?;
+        if read.wide.is_some_and(|w| w != wide) {
+            return Err(format!(
+                "cannot resume '{}': it was surveyed {}; resume it with the same --foundation",
+                path.display(),
+                match read.wide {
+                    Some(true) =>
+                        "with --foundation free or both (its header has foundation,forced)",
+                    _ => "with forced foundation moves (its header has 8 columns)",
+                }
+            ));
+        }
         file.set_len(read.keep as u64).map_err(fail)?;
-        let mut table = Table::File {
-            file,
-            path: path.to_owned(),
+        let mut table = Table {
+            to: Sink::File {
+                file,
+                path: path.to_owned(),
+            },
+            wide,
         };
         if read.keep == 0 {
-            table.write_line(&format!("{HEADER}\n")).map_err(fail)?;
+            table
+                .write_line(&format!("{}\n", header(wide)))
+                .map_err(fail)?;
         }
         Ok((table, read.resumed))
     }
 
     /// Writes one row, whole, and hands it to the system at once.
     pub fn write(&mut self, row: &Row) -> std::io::Result<()> {
-        self.write_line(&row.line())
+        let line = row.line(self.wide);
+        self.write_line(&line)
     }
 
     fn write_line(&mut self, line: &str) -> std::io::Result<()> {
-        match self {
-            Table::Stdout => {
+        match &mut self.to {
+            Sink::Stdout => {
                 let mut out = std::io::stdout().lock();
                 out.write_all(line.as_bytes())?;
                 out.flush()
             }
-            Table::File { file, .. } => file.write_all(line.as_bytes()),
+            Sink::File { file, .. } => file.write_all(line.as_bytes()),
         }
     }
 
     /// Asks the disk to keep what was written (at the end of a run, and
     /// before exiting on a signal).
     pub fn sync(&self) {
-        if let Table::File { file, .. } = self {
+        if let Sink::File { file, .. } = &self.to {
             let _ = file.sync_data();
         }
     }
 
     /// The file, for messages; `None` for stdout.
     pub fn path(&self) -> Option<&Path> {
-        match self {
-            Table::Stdout => None,
-            Table::File { path, .. } => Some(path),
+        match &self.to {
+            Sink::Stdout => None,
+            Sink::File { path, .. } => Some(path),
         }
     }
 }
@@ -145,6 +182,8 @@ struct Contents {
     /// Bytes up to the end of the last whole line; 0 when even the header
     /// is missing or torn (it is then written again).
     keep: usize,
+    /// Whether the header is [`WIDE_HEADER`]; `None` without a header.
+    wide: Option<bool>,
 }
 
 /// Reads a survey file's text: the header, then whole rows; a last line
@@ -155,25 +194,37 @@ fn read_rows(text: &str) -> Result<Contents, String> {
     let (lines, tail) = text.split_at(whole);
     let mut lines = lines.lines();
     let torn = (!tail.is_empty()).then(|| tail.to_string());
-    match lines.next() {
-        None if HEADER.starts_with(tail) => {
+    let wide = match lines.next().map(|l| l.trim_end_matches('\r')) {
+        None if WIDE_HEADER.starts_with(tail) => {
             let resumed = Resumed {
                 rows: Vec::new(),
                 torn: None,
             };
-            return Ok(Contents { resumed, keep: 0 });
+            return Ok(Contents {
+                resumed,
+                keep: 0,
+                wide: None,
+            });
         }
-        Some(first) if first.trim_end_matches('\r') == HEADER => {}
+        Some(HEADER) => false,
+        Some(WIDE_HEADER) => true,
         _ => {
             return Err(format!(
-                "is not a survey file: its first line is not '{HEADER}'"
+                "is not a survey file: its first line is not '{HEADER}' (or with ,foundation,forced)"
             ));
         }
-    }
+    };
     let mut rows = Vec::new();
     for (i, line) in lines.enumerate() {
         if line.trim().is_empty() {
             continue;
+        }
+        let columns = header(wide).split(',').count();
+        if line.split(',').count() != columns {
+            return Err(format!(
+                "line {}: not the {columns} columns of its header",
+                i + 2
+            ));
         }
         rows.push(Row::parse(line).map_err(|e| format!("line {}: {e}", i + 2))?);
     }
@@ -181,6 +232,7 @@ fn read_rows(text: &str) -> Result<Contents, String> {
     Ok(Contents {
         resumed,
         keep: whole,
+        wide: Some(wide),
     })
 }
 
@@ -231,5 +283,25 @@ mod tests {
         assert!(read("hello").unwrap_err().contains("not a survey file"));
         let err = read(&format!("{HEADER}\n{A}oops\n{B}")).unwrap_err();
         assert!(err.starts_with("line 3:"), "{err}");
+    }
+
+    const WIDE: &str = "BakersDozen,3118,SUCCES,66,10,20,0.001000,,free,INSOLUBLE\n";
+
+    #[test]
+    fn wide_files_are_read_and_rows_match_their_header() {
+        let r = read(&format!("{WIDE_HEADER}\n{WIDE}")).unwrap();
+        assert_eq!(r.wide, Some(true));
+        assert_eq!(
+            r.resumed.rows[0].forced,
+            Some(super::super::row::Verdict::Insoluble)
+        );
+        assert_eq!(read(&format!("{HEADER}\n{A}")).unwrap().wide, Some(false));
+        for text in [format!("{HEADER}\n{WIDE}"), format!("{WIDE_HEADER}\n{A}")] {
+            let err = read(&text).unwrap_err();
+            assert!(err.contains("line 2: not the"), "{err}");
+        }
+        for cut in 0..WIDE_HEADER.len() {
+            assert_eq!(read(&WIDE_HEADER[..cut]).unwrap().keep, 0, "cut at {cut}");
+        }
     }
 }

@@ -193,6 +193,11 @@ fn search_limits_out_of_range_are_usage_errors() {
         ("--diff", "-1", cards),
         ("--max-states", "0", positions),
         ("--max-states", "-5", positions),
+        (
+            "--jobs",
+            "0",
+            "expected a whole number of threads from 1 to 1024",
+        ),
     ];
     for (limit, value, says) in cases {
         let r = assert_usage_error(&["fc.1", "-search", file, limit, value], says);

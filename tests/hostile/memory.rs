@@ -7,18 +7,31 @@ use crate::common::{TempDir, least_memory_to_start, run_limited};
 use crate::{arg, assert_empty};
 
 /// Baker's Dozen 562 needs millions of positions: a few megabytes above
-/// what the program needs to start run out within its first rounds.
+/// what the program needs to start run out within its first rounds, on
+/// one thread or on several (or on none started: the caller's alone).
 #[test]
 fn running_out_of_memory_is_echec_never_an_abort() {
     let start = least_memory_to_start();
     let dir = TempDir::new("oom");
     let out = dir.join("bd562.sol");
-    for headroom_mb in [2, 5] {
+    for (headroom_mb, jobs) in [(2, "1"), (5, "1"), (2, "2"), (5, "2"), (15, "2")] {
         let r = run_limited(
             start + headroom_mb * 1024,
-            ["bd.562", "-search", arg(&out), "--xpat2", arg(dir.path())],
+            [
+                "bd.562",
+                "-search",
+                arg(&out),
+                "--xpat2",
+                arg(dir.path()),
+                "--jobs",
+                jobs,
+            ],
         );
-        assert_eq!(r.verdict(), ("ECHEC", 1), "{headroom_mb} MB: {r:?}");
+        assert_eq!(
+            r.verdict(),
+            ("ECHEC", 1),
+            "{headroom_mb} MB, --jobs {jobs}: {r:?}"
+        );
         assert!(
             r.reason()
                 .ends_with("gave up, out of memory; nothing written"),

@@ -8,7 +8,10 @@ use super::portfolio::PORTFOLIO;
 use super::{Limits, Outcome, Stats, attempt, search, search_from};
 use crate::check::{Verdict, replay_moves};
 use crate::deal::{Deal, test_deal as deal};
+use crate::foundation::Foundation;
 use crate::state::State;
+
+mod threads;
 
 fn is_depth_first(order: &&Order) -> bool {
     matches!(order.kind, Kind::DepthFirst(_))
@@ -152,17 +155,64 @@ fn depth_first_and_buckets_exhaust_the_same_positions() {
     }
 }
 
+/// A split attempt that exhausts its frontiers has stored exactly the
+/// positions one frontier stores: splitting only changes the order. Under
+/// free foundation rules too (these Seahaven deals are lost under both).
+#[test]
+fn split_and_single_frontiers_exhaust_the_same_positions() {
+    for foundation in [Foundation::Forced, Foundation::Free] {
+        let split = PORTFOLIO.iter().filter(|o| o.split > 0);
+        for (order, seed) in split.zip([12, 35, 36, 41]) {
+            let d = deal("st", seed).with_foundation(foundation);
+            let limits = Limits::default();
+            let single = Order { split: 0, ..*order };
+            let one = attempt::run(&d, &State::new(&d), &limits, &single, None);
+            let many = attempt::run(&d, &State::new(&d), &limits, order, None);
+            let what = format!("st.{seed} {foundation:?}");
+            assert_eq!(one.outcome, Outcome::Insoluble, "{what}");
+            assert_eq!(many.outcome, Outcome::Insoluble, "{what}");
+            assert_eq!(one.stats.stored, many.stats.stored, "{what}");
+            assert!(one.stats.stored > 100, "{what}: {:?}", one.stats);
+        }
+    }
+}
+
+/// A deal and a limit of `max_states` within which ordering 0 does not
+/// decide it.
+fn beyond_ordering_0(game: &str, seed: u32, max_states: u64) -> (Deal, Limits) {
+    let d = deal(game, seed);
+    let limits = Limits {
+        max_states,
+        ..Limits::default()
+    };
+    let first = attempt::run(&d, &State::new(&d), &limits, &Order::FIRST, None);
+    assert!(matches!(first.outcome, Outcome::GaveUp(_)), "{game}.{seed}");
+    (d, limits)
+}
+
+/// Why the portfolio has split orderings: BakersDozen.486222557, which took
+/// the portfolio without them 70 M positions (every ordering lost below a
+/// wrong first move), falls to ordering 0 split two moves deep within
+/// 40 000.
+#[test]
+fn a_split_solves_what_one_frontier_does_not() {
+    let (d, limits) = beyond_ordering_0("bd", 486222557, 40_000);
+    let split = Order {
+        split: 2,
+        ..Order::FIRST
+    };
+    let Outcome::Solved(moves) = attempt::run(&d, &State::new(&d), &limits, &split, None).outcome
+    else {
+        panic!("the split attempt solves it");
+    };
+    assert!(matches!(replay_moves(&d, &moves), Verdict::Won { .. }));
+}
+
 /// Why the portfolio has depth-first orderings: bd.64, which no bucket
 /// ordering solved within 20 M positions, falls to one within 300 k.
 #[test]
 fn depth_first_solves_what_the_buckets_do_not() {
-    let d = deal("bd", 64);
-    let limits = Limits {
-        max_states: 300_000,
-        ..Limits::default()
-    };
-    let buckets = attempt::run(&d, &State::new(&d), &limits, &Order::FIRST, None);
-    assert!(matches!(buckets.outcome, Outcome::GaveUp(_)));
+    let (d, limits) = beyond_ordering_0("bd", 64, 300_000);
     let solved = PORTFOLIO
         .iter()
         .filter(is_depth_first)
@@ -240,6 +290,25 @@ fn a_cancelled_search_stops_and_proves_nothing() {
     raiser.join().unwrap();
     assert_eq!(report.outcome, Outcome::GaveUp(super::Limit::Cancelled));
     assert!(report.stats.expanded < 20_000_000, "{:?}", report.stats);
+}
+
+/// Split orderings take turns in Baker's Dozen and Midnight Oil only; the
+/// last round is the one attempt with the whole `--max-states`.
+#[test]
+fn the_schedule_splits_only_where_cards_go_onto_higher_ones() {
+    use super::portfolio::Schedule;
+    for (game, splits) in [("fc", false), ("st", false), ("mo", true), ("bd", true)] {
+        let rules = deal(game, 1).id.rules;
+        let plan: Vec<_> = Schedule::new(1_000_000, rules).collect();
+        let (last, rounds) = plan.split_last().unwrap();
+        assert_eq!(rounds.iter().any(|p| p.order.split > 0), splits, "{game}");
+        assert_eq!(last.order.split > 0, splits, "{game}");
+        assert!(last.last && last.budget == 1_000_000, "{game}");
+        assert!(rounds.iter().all(|p| !p.last && p.budget < 1_000_000));
+        // Rounds of 20 000, 80 000 and 320 000.
+        let per_round = PORTFOLIO.iter().filter(|o| splits || o.split == 0).count();
+        assert_eq!(rounds.len(), 3 * per_round, "{game}");
+    }
 }
 
 /// From a position part-way through a solution (a player's, say), the

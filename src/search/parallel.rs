@@ -1,0 +1,265 @@
+//! `--jobs N`: the portfolio's attempts on N threads at once. Each thread
+//! takes the next attempt of the [`Schedule`] when its last one gave up at
+//! its budget; the first attempt that decides (a solution, a proof, or a
+//! limit of the user's) ends them all through one stop flag.
+//!
+//! The user's `--max-states` bounds the positions all threads hold at
+//! once: an attempt starts only once its budget fits beside the budgets of
+//! those running ([`Pool`]), so the last round's attempt, which may store
+//! them all, runs alone. The caller's thread only waits, watches the
+//! user's cancel flag and shows progress for the whole search.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use super::portfolio::{self, Planned, Schedule, add_finished, attempt_limits, verdict};
+use super::{Limit, Limits, Outcome, Progress, Report, Stats, attempt};
+use crate::deal::Deal;
+use crate::state::State;
+
+/// How often the caller's thread looks at the user's cancel flag.
+const POLL: Duration = Duration::from_millis(20);
+/// How often progress is shown.
+const SHOW_EVERY: Duration = Duration::from_secs(1);
+
+/// Searches the deal on `limits.jobs` threads, or on as many as can be
+/// started; on the caller's thread alone when none can (a process short of
+/// address space, `ulimit -v`), so that it still ends in a verdict.
+pub(super) fn run(
+    deal: &Deal,
+    root: &State,
+    limits: &Limits,
+    progress: Option<Progress>,
+) -> Report {
+    let start = Instant::now();
+    let shared = Shared {
+        deal,
+        root,
+        limits,
+        start,
+        schedule: Mutex::new(Schedule::new(limits.max_states, deal.id.rules).enumerate()),
+        pool: Pool::new(limits.max_states),
+        live: Mutex::new(Live::new(limits.jobs)),
+        stop: Arc::new(AtomicBool::new(false)),
+    };
+    let (decided, decisions) = mpsc::channel();
+    let ended = std::thread::scope(|scope| {
+        let mut started = 0;
+        for worker in 0..limits.jobs {
+            let (shared, decided) = (&shared, decided.clone());
+            let thread = std::thread::Builder::new();
+            started += thread
+                .spawn_scoped(scope, move || shared.work(worker, decided))
+                .is_ok() as usize;
+        }
+        drop(decided);
+        if started == 0 {
+            return Err(progress);
+        }
+        let outcome = shared.wait(decisions, progress);
+        shared.stop.store(true, Ordering::Relaxed);
+        shared.pool.wake_all();
+        Ok(outcome)
+    });
+    let outcome = match ended {
+        Ok(outcome) => outcome,
+        Err(progress) => {
+            let alone = Limits {
+                jobs: 1,
+                ..limits.clone()
+            };
+            return portfolio::run(deal, root, &alone, progress);
+        }
+    };
+    let mut stats = lock(&shared.live).so_far(start.elapsed());
+    stats.elapsed = start.elapsed();
+    Report { outcome, stats }
+}
+
+/// What the threads share.
+struct Shared<'a> {
+    deal: &'a Deal,
+    /// Where the search starts: the deal's position or another.
+    root: &'a State,
+    limits: &'a Limits,
+    start: Instant,
+    /// The attempts to come, each with its place in the schedule.
+    schedule: Mutex<std::iter::Enumerate<Schedule>>,
+    pool: Pool,
+    live: Mutex<Live>,
+    /// Raised once the search is decided: every attempt stops at its next
+    /// look at the clock.
+    stop: Arc<AtomicBool>,
+}
+
+impl Shared<'_> {
+    /// One thread: attempts in the schedule's order until one decides, the
+    /// schedule is over or the search is stopped.
+    fn work(&self, worker: usize, decided: mpsc::Sender<Outcome>) {
+        while !self.stop.load(Ordering::Relaxed) {
+            let Some((place, planned)) = lock(&self.schedule).next() else {
+                return;
+            };
+            if !self.pool.take(place, planned.budget, &self.stop) {
+                return;
+            }
+            let report = self.attempt(worker, &planned);
+            self.pool.give_back(planned.budget);
+            let ended = verdict(&planned, &report, self.limits, self.start.elapsed());
+            if let Some(outcome) = ended {
+                // The receiver is gone only once the search is decided.
+                let _ = decided.send(outcome);
+                return;
+            }
+        }
+    }
+
+    /// Runs one attempt, its figures kept up to date in [`Live`].
+    fn attempt(&self, worker: usize, planned: &Planned) -> Report {
+        lock(&self.live).running += 1;
+        let cancel = Some(Arc::clone(&self.stop));
+        let limits = attempt_limits(planned, self.limits, self.start.elapsed(), cancel);
+        let mut note = |stats: &Stats| lock(&self.live).update(worker, stats);
+        let report = attempt::run(
+            self.deal,
+            self.root,
+            &limits,
+            planned.order,
+            Some(&mut note),
+        );
+        lock(&self.live).finish(worker, &report.stats);
+        report
+    }
+
+    /// The caller's thread until the first decision: the user's cancel
+    /// flag, and progress once a second.
+    fn wait(&self, decisions: mpsc::Receiver<Outcome>, mut progress: Option<Progress>) -> Outcome {
+        let mut last_shown = self.start;
+        loop {
+            match decisions.recv_timeout(POLL) {
+                Ok(outcome) => return outcome,
+                // Every thread ended without deciding: only a stop does that.
+                Err(RecvTimeoutError::Disconnected) => return Outcome::GaveUp(Limit::Cancelled),
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            if self.limits.cancelled() {
+                return Outcome::GaveUp(Limit::Cancelled);
+            }
+            if let Some(show) = progress.as_mut()
+                && last_shown.elapsed() >= SHOW_EVERY
+            {
+                last_shown = Instant::now();
+                show(&lock(&self.live).so_far(self.start.elapsed()));
+            }
+        }
+    }
+}
+
+/// A poisoned lock only means a thread panicked, and the panic reaches the
+/// caller when the scope joins it: the figures are still good to read.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The figures of the whole search: the finished attempts, and the last
+/// progress of each one under way.
+struct Live {
+    finished: Stats,
+    /// Per thread, its attempt under way (zero when none).
+    current: Vec<Stats>,
+    running: u32,
+    /// Most positions held by all threads at once.
+    peak_at_once: u64,
+}
+
+impl Live {
+    fn new(jobs: usize) -> Live {
+        Live {
+            finished: Stats::default(),
+            current: vec![Stats::default(); jobs],
+            running: 0,
+            peak_at_once: 0,
+        }
+    }
+
+    fn update(&mut self, worker: usize, stats: &Stats) {
+        self.current[worker] = stats.clone();
+        let held = self.current.iter().map(|s| s.stored_now).sum();
+        self.peak_at_once = self.peak_at_once.max(held);
+    }
+
+    fn finish(&mut self, worker: usize, stats: &Stats) {
+        self.update(worker, stats);
+        self.current[worker] = Stats::default();
+        self.running -= 1;
+        add_finished(&mut self.finished, stats);
+    }
+
+    fn so_far(&self, elapsed: Duration) -> Stats {
+        let mut all = self.finished.clone();
+        for s in &self.current {
+            all.stored += s.stored;
+            all.expanded += s.expanded;
+            all.best_score = all.best_score.max(s.best_score);
+        }
+        all.stored_now = self.current.iter().map(|s| s.stored_now).sum();
+        all.frontier = self.current.iter().map(|s| s.frontier).sum();
+        all.peak_stored = self.peak_at_once;
+        all.attempts += self.running;
+        all.elapsed = elapsed;
+        all
+    }
+}
+
+/// Positions the running attempts may still store between them: an
+/// attempt takes its budget before it starts and gives it back when done.
+/// Attempts start in the schedule's order, so that the last round's, which
+/// takes every position, starts after all the others.
+struct Pool {
+    /// Positions free, and the place in the schedule of the next attempt
+    /// to start.
+    state: Mutex<(u64, usize)>,
+    given_back: Condvar,
+}
+
+impl Pool {
+    fn new(positions: u64) -> Pool {
+        Pool {
+            state: Mutex::new((positions, 0)),
+            given_back: Condvar::new(),
+        }
+    }
+
+    /// Waits until the attempts before `place` have started and `budget`
+    /// positions are free, and takes them; `false` when the search was
+    /// stopped meanwhile.
+    fn take(&self, place: usize, budget: u64, stop: &AtomicBool) -> bool {
+        let mut state = lock(&self.state);
+        while state.0 < budget || state.1 != place {
+            if stop.load(Ordering::Relaxed) {
+                return false;
+            }
+            state = self
+                .given_back
+                .wait_timeout(state, POLL)
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .0;
+        }
+        *state = (state.0 - budget, place + 1);
+        self.given_back.notify_all();
+        true
+    }
+
+    fn give_back(&self, budget: u64) {
+        lock(&self.state).0 += budget;
+        self.given_back.notify_all();
+    }
+
+    fn wake_all(&self) {
+        self.given_back.notify_all();
+    }
+}

@@ -1,0 +1,88 @@
+//! `--jobs`: the portfolio on threads decides as on one, within the one
+//! state limit, stops when asked; and under free foundation rules too.
+
+use super::super::portfolio::PORTFOLIO;
+use super::super::{Limit, Limits, Outcome, search};
+use crate::check::{Verdict, replay_moves};
+use crate::deal::test_deal as deal;
+use crate::foundation::Foundation;
+
+/// With threads, a solution still replays, a proof is still a proof, a
+/// limit still proves nothing, and every attempt is counted.
+#[test]
+fn threads_decide_as_one_thread_does() {
+    let two = |max_states| Limits {
+        jobs: 2,
+        max_states,
+        ..Limits::default()
+    };
+    for (game, seed) in [("bd", 64), ("fc", 4), ("st", 8)] {
+        let d = deal(game, seed);
+        let report = search(&d, &two(Limits::default().max_states), None);
+        let Outcome::Solved(moves) = report.outcome else {
+            panic!("{game}.{seed}: {:?}", report.outcome);
+        };
+        assert!(matches!(replay_moves(&d, &moves), Verdict::Won { .. }));
+        assert!(report.stats.expanded > 0 && report.stats.attempts >= 1);
+    }
+    let d = deal("mo", 1);
+    let proof = search(&d, &two(Limits::default().max_states), None);
+    assert_eq!(proof.outcome, Outcome::Insoluble);
+    let cut = search(&d, &two(proof.stats.peak_stored / 2), None);
+    assert!(matches!(cut.outcome, Outcome::GaveUp(_)), "{cut:?}");
+}
+
+/// `--max-states` bounds what all threads hold at once: the attempts of a
+/// round run side by side only while their budgets fit in it.
+#[test]
+fn threads_together_stay_within_the_state_limit() {
+    let limits = Limits {
+        jobs: 4,
+        max_states: 100_000,
+        ..Limits::default()
+    };
+    let report = search(&deal("bd", 562), &limits, None);
+    assert_eq!(report.outcome, Outcome::GaveUp(Limit::States));
+    let s = &report.stats;
+    // An attempt stops once its budget is met, after admitting the children
+    // of one expansion: a few positions more each, fewer than 64.
+    assert!(s.peak_stored <= limits.max_states + 4 * 64, "{s:?}");
+    assert!(s.peak_stored > limits.max_states / 2, "{s:?}");
+    // Rounds of 20 000 and 80 000 ran before the last one's single attempt.
+    assert_eq!(s.attempts as usize, 2 * PORTFOLIO.len() + 1, "{s:?}");
+}
+
+/// A search on threads stops when its caller raises the cancel flag.
+#[test]
+fn a_cancelled_search_on_threads_stops() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let flag = Arc::new(AtomicBool::new(true));
+    let limits = Limits {
+        cancel: Some(Arc::clone(&flag)),
+        jobs: 2,
+        ..Limits::default()
+    };
+    let report = search(&deal("bd", 562), &limits, None);
+    assert_eq!(report.outcome, Outcome::GaveUp(Limit::Cancelled));
+    assert!(flag.load(Ordering::Relaxed));
+}
+
+/// Free foundation rules change the positions (each plays its safe
+/// foundation moves by itself), not the search: on threads, a free
+/// solution is written out with every foundation move and wins under free
+/// rules.
+#[test]
+fn threads_solve_under_free_rules() {
+    for (game, seed) in [("bd", 64), ("bd", 3118), ("mo", 4), ("fc", 4)] {
+        let d = deal(game, seed).with_foundation(Foundation::Free);
+        let limits = Limits {
+            jobs: 2,
+            ..Limits::default()
+        };
+        let Outcome::Solved(moves) = search(&d, &limits, None).outcome else {
+            panic!("{game}.{seed} is solvable under free rules");
+        };
+        assert!(matches!(replay_moves(&d, &moves), Verdict::Won { .. }));
+    }
+}
