@@ -55,11 +55,6 @@ pub(super) struct RawArgs {
     #[arg(long, value_name = "D", help_heading = LIMITS)]
     pub diff: Option<String>,
 
-    /// Threads one search runs on (its default, the cores available, is set
-    /// in `command`)
-    #[arg(long, value_name = "N")]
-    pub jobs: Option<String>,
-
     /// Keep the first solution found, with detours of one or two moves cut,
     /// without the shortening that follows by default (its words, with
     /// the budget's figures, are set in `command`)
@@ -67,10 +62,15 @@ pub(super) struct RawArgs {
     pub fast: bool,
 
     /// The fewest moves, proven by an A* search (the summary says
-    /// 'optimal'); a limit gives ECHEC. Quick on Midnight Oil and most
-    /// Seahaven deals, rarely within limits on FreeCell
+    /// 'optimal'); a limit gives ECHEC. Under a second on Midnight Oil and
+    /// Seahaven, seconds on FreeCell and Baker's Dozen (some take longer)
     #[arg(long, help_heading = LENGTH, conflicts_with = "fast")]
     pub optimal: bool,
+
+    /// Threads one search runs on (its default, the cores available, is set
+    /// in `command`)
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<String>,
 
     /// Foundation moves: forced (every card that can go up goes up at once,
     /// the course's rules) or free (the player's moves, written CARD F, as
@@ -134,7 +134,7 @@ fn fast_help() -> String {
         "Keep the first solution found (detours of 1 or 2 moves cut). By \
          default beam searches then look for a shorter one, expanding at most \
          max({SHORTEN_FLOOR}, the search's expanded positions / {d}, moves² / {q}) \
-         positions (the same every run), never more than {SHORTEN_CAP} nor {} s nor \
+         positions (a count, not a time), never more than {SHORTEN_CAP} nor {} s nor \
          past --timeout; a result is kept only when shorter and replayed as won",
         SHORTEN_TIME_CAP.as_secs(),
         d = SHORTEN_SHARE_DIVISOR,

@@ -244,6 +244,7 @@ fn length(raw: &RawArgs) -> Result<Length, UsageError> {
     }
     Ok(Length::asked(raw.fast, raw.optimal))
 }
+
 /// Most threads `--jobs` takes: far more than any machine's cores, few
 /// enough that a typo does not start a million threads.
 const MAX_JOBS: usize = 1024;

@@ -263,7 +263,6 @@ impl Astar<'_, '_> {
                 self.moves_to.push(g as u16);
                 self.parents.push(parent);
                 self.stats.best_score = self.stats.best_score.max(child.score());
-                // The entry's depth is the portfolio's; `moves_to` is A*'s own.
                 self.visited.insert_at(slot, tag, &key, parent, g as u16)
             }
         };

@@ -302,7 +302,7 @@ impl Work<'_> {
 
     /// One search, as `-search` does it: the search, the solution
     /// replayed by the `-check` code, and written if asked. `None` when
-    /// interrupted, also once a solution was found: its shortening was cut
+    /// interrupted, even with a solution: its shortening may have been cut
     /// short, and a rerun would shorten it.
     fn search(&self, id: GameId, foundation: Foundation) -> Result<Option<Row>, String> {
         let deal = Deal::new(id).with_foundation(foundation);
