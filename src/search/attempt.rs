@@ -47,6 +47,11 @@ pub(super) fn run(
 
 /// Expansions between two looks at the clock (and progress reports).
 const CLOCK_EVERY: u64 = 4096;
+/// Expansions between two looks at the cancel flag, a load from memory
+/// other threads write: often, since the other threads of a search keep
+/// expanding until they see it, and 4096 expansions are a few
+/// milliseconds of CPU wasted per thread on every search they end.
+const CANCEL_EVERY: u64 = 256;
 
 /// A child of the position being expanded: the move, the position it
 /// leads to, and the hash of that position's key.
@@ -141,6 +146,9 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
     /// Ends the attempt with a solution, or when the time is up.
     fn expand(&mut self, index: u32) -> Option<Outcome> {
         self.stats.expanded += 1;
+        if self.stats.expanded.is_multiple_of(CANCEL_EVERY) && self.limits.cancelled() {
+            return Some(Outcome::GaveUp(Limit::Cancelled));
+        }
         if self.stats.expanded.is_multiple_of(CLOCK_EVERY)
             && let Some(limit) = self.look_at_the_clock()
         {

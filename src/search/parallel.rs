@@ -9,12 +9,13 @@
 //! them all, runs alone. The caller's thread only waits, watches the
 //! user's cancel flag and shows progress for the whole search.
 
+use std::iter::Enumerate;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use super::portfolio::{self, Planned, Schedule, add_finished, attempt_limits, verdict};
+use super::portfolio::{Planned, Schedule, add_finished, attempt_limits, verdict};
 use super::{Limit, Limits, Outcome, Progress, Report, Stats, attempt};
 use crate::deal::Deal;
 use crate::state::State;
@@ -24,28 +25,41 @@ const POLL: Duration = Duration::from_millis(20);
 /// How often progress is shown.
 const SHOW_EVERY: Duration = Duration::from_secs(1);
 
+/// The part of a search the threads take on: the attempts still to come,
+/// after those already run on the caller's thread.
+pub(super) struct Threads {
+    /// The attempts to come, each with its place in the schedule.
+    pub(super) schedule: Enumerate<Schedule>,
+    /// The figures of the attempts already run.
+    pub(super) finished: Stats,
+    /// When the search started.
+    pub(super) start: Instant,
+}
+
 /// Searches the deal on `limits.jobs` threads, or on as many as can be
-/// started; on the caller's thread alone when none can (a process short of
-/// address space, `ulimit -v`), so that it still ends in a verdict.
+/// started. When none can (a process short of address space, `ulimit
+/// -v`), returns `None` with the schedule untouched, for the caller's
+/// thread to go on with, so that the search still ends in a verdict.
 pub(super) fn run(
     deal: &Deal,
     root: &State,
     limits: &Limits,
-    progress: Option<Progress>,
-) -> Report {
-    let start = Instant::now();
+    progress: &mut Option<Progress>,
+    threads: &mut Threads,
+) -> Option<Report> {
+    let start = threads.start;
     let shared = Shared {
         deal,
         root,
         limits,
         start,
-        schedule: Mutex::new(Schedule::new(limits.max_states, deal.id.rules).enumerate()),
-        pool: Pool::new(limits.max_states),
-        live: Mutex::new(Live::new(limits.jobs)),
+        pool: Pool::new(limits.max_states, first_place(&threads.schedule)),
+        schedule: Mutex::new(&mut threads.schedule),
+        live: Mutex::new(Live::new(limits.jobs, threads.finished.clone())),
         stop: Arc::new(AtomicBool::new(false)),
     };
     let (decided, decisions) = mpsc::channel();
-    let ended = std::thread::scope(|scope| {
+    let outcome = std::thread::scope(|scope| {
         let mut started = 0;
         for worker in 0..limits.jobs {
             let (shared, decided) = (&shared, decided.clone());
@@ -56,37 +70,31 @@ pub(super) fn run(
         }
         drop(decided);
         if started == 0 {
-            return Err(progress);
+            return None;
         }
         let outcome = shared.wait(decisions, progress);
         shared.stop.store(true, Ordering::Relaxed);
         shared.pool.wake_all();
-        Ok(outcome)
-    });
-    let outcome = match ended {
-        Ok(outcome) => outcome,
-        Err(progress) => {
-            let alone = Limits {
-                jobs: 1,
-                ..limits.clone()
-            };
-            return portfolio::run(deal, root, &alone, progress);
-        }
-    };
-    let mut stats = lock(&shared.live).so_far(start.elapsed());
-    stats.elapsed = start.elapsed();
-    Report { outcome, stats }
+        Some(outcome)
+    })?;
+    let stats = lock(&shared.live).so_far(start.elapsed());
+    Some(Report { outcome, stats })
+}
+
+/// The place in the schedule of its next attempt (any, when none is left).
+fn first_place(schedule: &Enumerate<Schedule>) -> usize {
+    schedule.clone().next().map_or(0, |(place, _)| place)
 }
 
 /// What the threads share.
-struct Shared<'a> {
+struct Shared<'a, 's> {
     deal: &'a Deal,
     /// Where the search starts: the deal's position or another.
     root: &'a State,
     limits: &'a Limits,
     start: Instant,
     /// The attempts to come, each with its place in the schedule.
-    schedule: Mutex<std::iter::Enumerate<Schedule>>,
+    schedule: Mutex<&'s mut Enumerate<Schedule>>,
     pool: Pool,
     live: Mutex<Live>,
     /// Raised once the search is decided: every attempt stops at its next
@@ -94,7 +102,7 @@ struct Shared<'a> {
     stop: Arc<AtomicBool>,
 }
 
-impl Shared<'_> {
+impl Shared<'_, '_> {
     /// One thread: attempts in the schedule's order until one decides, the
     /// schedule is over or the search is stopped.
     fn work(&self, worker: usize, decided: mpsc::Sender<Outcome>) {
@@ -135,7 +143,7 @@ impl Shared<'_> {
 
     /// The caller's thread until the first decision: the user's cancel
     /// flag, and progress once a second.
-    fn wait(&self, decisions: mpsc::Receiver<Outcome>, mut progress: Option<Progress>) -> Outcome {
+    fn wait(&self, decisions: mpsc::Receiver<Outcome>, progress: &mut Option<Progress>) -> Outcome {
         let mut last_shown = self.start;
         loop {
             match decisions.recv_timeout(POLL) {
@@ -177,9 +185,9 @@ struct Live {
 }
 
 impl Live {
-    fn new(jobs: usize) -> Live {
+    fn new(jobs: usize, finished: Stats) -> Live {
         Live {
-            finished: Stats::default(),
+            finished,
             current: vec![Stats::default(); jobs],
             running: 0,
             peak_at_once: 0,
@@ -208,7 +216,7 @@ impl Live {
         }
         all.stored_now = self.current.iter().map(|s| s.stored_now).sum();
         all.frontier = self.current.iter().map(|s| s.frontier).sum();
-        all.peak_stored = self.peak_at_once;
+        all.peak_stored = self.finished.peak_stored.max(self.peak_at_once);
         all.attempts += self.running;
         all.elapsed = elapsed;
         all
@@ -227,9 +235,10 @@ struct Pool {
 }
 
 impl Pool {
-    fn new(positions: u64) -> Pool {
+    /// `place`: the place in the schedule of the first attempt to come.
+    fn new(positions: u64, place: usize) -> Pool {
         Pool {
-            state: Mutex::new((positions, 0)),
+            state: Mutex::new((positions, place)),
             given_back: Condvar::new(),
         }
     }

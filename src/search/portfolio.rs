@@ -184,6 +184,7 @@ pub(super) struct Planned {
 /// (of the 81 and 21 deals that took over 20 000, 25 and 9 were faster).
 /// There the schedule is the one before them, with ordering 0 for the
 /// last round.
+#[derive(Clone)]
 pub(super) struct Schedule {
     max_states: u64,
     /// Whether the split orderings take their turns.
@@ -297,16 +298,16 @@ pub(super) fn attempt_limits(
 
 /// Searches the deal with the portfolio's attempts until one decides it
 /// or a limit of the user's stops the search: one attempt after another,
-/// or [`parallel::run`]'s threads with `--jobs` above 1.
+/// or, with `--jobs` above 1, the first alone and the rest on
+/// [`parallel::run`]'s threads. Most deals end within the first attempt,
+/// where a second thread would only double the CPU time and, on a busy
+/// machine, the wall time too.
 pub(super) fn run(
     deal: &Deal,
     root: &State,
     limits: &Limits,
     progress: Option<Progress>,
 ) -> Report {
-    if limits.jobs > 1 {
-        return parallel::run(deal, root, limits, progress);
-    }
     let start = Instant::now();
     let mut search = Portfolio {
         start,
@@ -314,10 +315,27 @@ pub(super) fn run(
         progress,
         total: Stats::default(),
     };
-    for planned in Schedule::new(limits.max_states, deal.id.rules) {
-        let attempt = attempt_limits(&planned, limits, start.elapsed(), limits.cancel.clone());
-        let report = search.attempt(deal, root, &attempt, planned.order);
-        if let Some(outcome) = verdict(&planned, &report, limits, search.total.elapsed) {
+    let mut schedule = Schedule::new(limits.max_states, deal.id.rules).enumerate();
+    if limits.jobs > 1 {
+        if let Some((_, planned)) = schedule.next()
+            && let Some(outcome) = search.plan(deal, root, limits, &planned)
+        {
+            return search.report(outcome);
+        }
+        let mut threads = parallel::Threads {
+            schedule,
+            finished: search.total.clone(),
+            start,
+        };
+        if let Some(report) = parallel::run(deal, root, limits, &mut search.progress, &mut threads)
+        {
+            return report;
+        }
+        // No thread could be started: on with the same schedule here.
+        schedule = threads.schedule;
+    }
+    for (_, planned) in schedule {
+        if let Some(outcome) = search.plan(deal, root, limits, &planned) {
             return search.report(outcome);
         }
     }
@@ -336,6 +354,19 @@ struct Portfolio<'p> {
 }
 
 impl Portfolio<'_> {
+    /// Runs one planned attempt: how the search ends, or `None` to go on.
+    fn plan(
+        &mut self,
+        deal: &Deal,
+        root: &State,
+        limits: &Limits,
+        planned: &Planned,
+    ) -> Option<Outcome> {
+        let attempt = attempt_limits(planned, limits, self.start.elapsed(), limits.cancel.clone());
+        let report = self.attempt(deal, root, &attempt, planned.order);
+        verdict(planned, &report, limits, self.total.elapsed)
+    }
+
     /// Runs one attempt and adds its figures to the total.
     fn attempt(&mut self, deal: &Deal, root: &State, limits: &Limits, order: &Order) -> Report {
         let report = match self.progress.as_mut() {

@@ -86,3 +86,25 @@ fn threads_solve_under_free_rules() {
         assert!(matches!(replay_moves(&d, &moves), Verdict::Won { .. }));
     }
 }
+
+/// The first attempt runs alone: a deal it decides costs with threads
+/// what it costs on one, expansion for expansion, with no other attempt
+/// started beside it.
+#[test]
+fn a_deal_the_first_attempt_decides_starts_no_thread() {
+    for (game, seed) in [("fc", 1), ("st", 3), ("mo", 1)] {
+        let d = deal(game, seed);
+        let with = |jobs| {
+            let limits = Limits {
+                jobs,
+                ..Limits::default()
+            };
+            search(&d, &limits, None)
+        };
+        let (one, two) = (with(1), with(2));
+        assert_eq!(one.stats.attempts, 1, "{game}.{seed}");
+        assert_eq!(two.outcome, one.outcome, "{game}.{seed}");
+        assert_eq!(two.stats.attempts, 1, "{game}.{seed}");
+        assert_eq!(two.stats.expanded, one.stats.expanded, "{game}.{seed}");
+    }
+}
