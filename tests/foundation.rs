@@ -131,25 +131,30 @@ fn a_free_insoluble_is_a_proof_without_caveat() {
     }
 }
 
-/// Baker's Dozen 3118: forcing loses it. Normalization plays A♣ and A♠
-/// to 5♠ at once, and the position left is lost before a move; a player
-/// who puts 3♦ on 4♠ before 4♠ goes up (uncovering 3♣ and A♦) wins. The
-/// two verdicts differ, and the free solution replays only as free.
+/// Deals that forcing loses: the two verdicts differ, and the free
+/// solution replays only as free. Baker's Dozen 3118: normalization plays
+/// A♣ and A♠ to 5♠ at once, and the position left is lost before a move;
+/// a player who puts 3♦ on 4♠ before 4♠ goes up (uncovering 3♣ and A♦)
+/// wins. FreeCell 307127, found by the survey of the first million
+/// FreeCell deals: every forced game is lost, a free one is won.
 #[test]
-fn forcing_loses_bakers_dozen_3118_and_the_free_search_wins_it() {
+fn forcing_loses_bakers_dozen_3118_and_freecell_307127() {
     let dir = TempDir::new("forcing-loses");
-    let file = dir.join("bd3118.sol");
+    let file = dir.join("won-free.sol");
     let path = file.to_str().unwrap();
-    let forced = run(["bd.3118", "-search", path]);
-    assert_eq!(forced.verdict(), ("INSOLUBLE", 2));
-    assert!(forced.reason().contains("with forced foundation moves"));
-    assert!(!file.exists());
-    let free = run(["bd.3118", "-search", path, "--foundation", "free"]);
-    assert_eq!(free.verdict(), ("SUCCES", 0), "{}", free.stdout);
-    let r = run(["bd.3118", "-check", path, "--foundation", "free"]);
-    assert_eq!(r.verdict(), ("SUCCES", 0));
-    let r = run(["bd.3118", "-check", path]);
-    assert_eq!(r.code, 1, "{}", r.stdout);
+    for deal in ["bd.3118", "fc.307127"] {
+        let forced = run([deal, "-search", path]);
+        assert_eq!(forced.verdict(), ("INSOLUBLE", 2), "{deal}");
+        assert!(forced.reason().contains("with forced foundation moves"));
+        assert!(!file.exists());
+        let free = run([deal, "-search", path, "--foundation", "free"]);
+        assert_eq!(free.verdict(), ("SUCCES", 0), "{deal}: {}", free.stdout);
+        let r = run([deal, "-check", path, "--foundation", "free"]);
+        assert_eq!(r.verdict(), ("SUCCES", 0), "{deal}");
+        let r = run([deal, "-check", path]);
+        assert_eq!(r.code, 1, "{deal}: {}", r.stdout);
+        std::fs::remove_file(&file).unwrap();
+    }
 }
 
 /// Seahaven and Midnight Oil build in suit: free and forced are one game,
