@@ -152,7 +152,7 @@ impl Row {
             expanded,
             stored,
             seconds,
-            limit,
+            limit_text,
             ref wide @ ..,
         ] = fields[..]
         else {
@@ -187,18 +187,16 @@ impl Row {
             .ok()
             .filter(|s: &f64| s.is_finite() && *s >= 0.0)
             .ok_or_else(|| format!("seconds '{seconds}' is not a duration"))?;
-        let limit = match (verdict, limit) {
+        let limit = match (verdict, limit_text) {
             (_, "") => None,
-            (Verdict::Echec, "time") => Some(Limit::Time),
-            (Verdict::Echec, "states") => Some(Limit::States),
-            (Verdict::Echec, "forgotten") => Some(Limit::Forgotten),
-            (Verdict::Echec, "memory") => Some(Limit::Memory),
-            (_, l) => {
-                return Err(format!(
-                    "limit '{l}' is not time, states or memory for an ECHEC"
-                ));
-            }
+            (Verdict::Echec, word) => ROW_LIMITS.into_iter().find(|&l| limit_word(l) == word),
+            _ => None,
         };
+        if limit.is_none() && !limit_text.is_empty() {
+            return Err(format!(
+                "limit '{limit_text}' is not time, states or memory for an ECHEC"
+            ));
+        }
         Ok(Row {
             id,
             verdict,
@@ -212,6 +210,11 @@ impl Row {
         })
     }
 }
+
+/// The limits a row can carry: an interrupted deal gets no row. The
+/// reader takes the writer's words ([`limit_word`]), so the two cannot
+/// disagree.
+const ROW_LIMITS: [Limit; 4] = [Limit::Time, Limit::States, Limit::Forgotten, Limit::Memory];
 
 /// The `limit` column's word.
 fn limit_word(limit: Limit) -> &'static str {

@@ -214,12 +214,12 @@ fn read_rows(text: &str) -> Result<Contents, String> {
             ));
         }
     };
+    let columns = header(wide).split(',').count();
     let mut rows = Vec::new();
     for (i, line) in lines.enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let columns = header(wide).split(',').count();
         if line.split(',').count() != columns {
             return Err(format!(
                 "line {}: not the {columns} columns of its header",
