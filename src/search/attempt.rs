@@ -26,21 +26,41 @@ pub(super) fn run(
     order: &Order,
     progress: Option<Progress>,
 ) -> Report {
+    begin(deal, root, limits, order).resume(limits.clone(), progress)
+}
+
+/// An attempt that can stop at its budget and go on later from where it
+/// stopped, its visited set and frontier kept: the portfolio's prover
+/// (see [`super::portfolio`]).
+pub(super) trait Resume: Send {
+    /// Searches on under `limits` (its budget in `max_states`, the time
+    /// left in `timeout`) until an outcome. The report's figures are those
+    /// of this turn alone, but for the positions held now.
+    fn resume(&mut self, limits: Limits, progress: Option<Progress>) -> Report;
+}
+
+/// An attempt from `root` with one ordering, not started yet.
+pub(super) fn begin<'a>(
+    deal: &Deal,
+    root: &'a State,
+    limits: &Limits,
+    order: &Order,
+) -> Box<dyn Resume + 'a> {
     let split = order.split as u16;
     match (order.kind, split) {
         (Kind::Buckets(queue), 0) => {
-            Attempt::new(deal, root, limits, order, progress, Buckets::new(queue)).run()
+            Box::new(Attempt::new(deal, root, limits, order, Buckets::new(queue)))
         }
         (Kind::DepthFirst(dive), 0) => {
-            Attempt::new(deal, root, limits, order, progress, Stack::new(dive)).run()
+            Box::new(Attempt::new(deal, root, limits, order, Stack::new(dive)))
         }
         (Kind::Buckets(queue), _) => {
             let frontier = Split::new(split, move || Buckets::new(queue));
-            Attempt::new(deal, root, limits, order, progress, frontier).run()
+            Box::new(Attempt::new(deal, root, limits, order, frontier))
         }
         (Kind::DepthFirst(dive), _) => {
             let frontier = Split::new(split, move || Stack::new(dive));
-            Attempt::new(deal, root, limits, order, progress, frontier).run()
+            Box::new(Attempt::new(deal, root, limits, order, frontier))
         }
     }
 }
@@ -53,16 +73,23 @@ const CLOCK_EVERY: u64 = 4096;
 /// milliseconds of CPU wasted per thread on every search they end.
 const CANCEL_EVERY: u64 = 256;
 
+/// More moves than any position has: a card moves onto at most four
+/// cards (any-suit building), an empty column, a register or the
+/// foundation, and at most 13 column tops and 4 registers hold a card that
+/// can move: 17 × 7 = 119.
+const MOST_MOVES: usize = 128;
+
 /// A child of the position being expanded: the move, the position it
 /// leads to, and the hash of that position's key.
 type Child = (Move, State, u64);
 
-struct Attempt<'a, 'p, F> {
+struct Attempt<'a, F> {
     /// Where the search starts: the deal's position, or a player's.
     root: &'a State,
-    limits: &'a Limits,
-    order: &'a Order,
-    progress: Option<Progress<'p>>,
+    /// The limits of the turn under way.
+    limits: Limits,
+    order: Order,
+    /// When the turn under way started.
     start: Instant,
     decoder: KeyDecoder,
     visited: Visited,
@@ -73,53 +100,75 @@ struct Attempt<'a, 'p, F> {
     /// The children of the position being expanded; kept to spare an
     /// allocation per expansion.
     children: Vec<Child>,
+    /// The deal's position is stored and queued: the attempt has begun,
+    /// and a turn goes on from its frontier.
+    begun: bool,
+    /// The figures when the turn under way started, for the turn's own.
+    before: Stats,
 }
 
-impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
-    fn new(
-        deal: &Deal,
-        root: &'a State,
-        limits: &'a Limits,
-        order: &'a Order,
-        progress: Option<Progress<'p>>,
-        frontier: F,
-    ) -> Self {
+impl<F: Frontier + Send> Resume for Attempt<'_, F> {
+    fn resume(&mut self, limits: Limits, mut progress: Option<Progress>) -> Report {
+        self.limits = limits;
+        self.start = Instant::now();
+        self.before = self.stats.clone();
+        self.before.stored = self.visited.len() as u64;
+        let outcome = self.run(&mut progress);
+        self.report(outcome)
+    }
+}
+
+impl<'a, F: Frontier> Attempt<'a, F> {
+    fn new(deal: &Deal, root: &'a State, limits: &Limits, order: &Order, frontier: F) -> Self {
         Attempt {
             root,
-            limits,
-            order,
-            progress,
+            limits: limits.clone(),
+            order: *order,
             start: Instant::now(),
             decoder: KeyDecoder::new(deal),
             visited: Visited::new(limits.max_states),
             frontier,
             stats: Stats::default(),
             cut: false,
-            children: Vec::with_capacity(128),
+            children: Vec::new(),
+            begun: false,
+            before: Stats::default(),
         }
     }
 
-    fn run(mut self) -> Report {
+    /// Stores and queues the deal's position, unless that decides.
+    fn begin(&mut self) -> Option<Outcome> {
+        self.begun = true;
         let root = self.root.clone();
         self.stats.best_score = root.score();
         if root.is_won() {
-            return self.finish(Outcome::Solved(Vec::new()));
+            return Some(Outcome::Solved(Vec::new()));
         }
         // Lost from the root: a proof already. Every position stored from
         // here on is not blocked, as `State::is_blocked_after` asks of a
         // parent.
         if root.is_blocked_for_good() {
-            return self.finish(Outcome::Insoluble);
+            return Some(Outcome::Insoluble);
         }
         let rank = self.order.rank(&root, &root.survey(), 0);
         // The set is empty, so only memory can keep the deal out of it.
         let Ok(Some(root_index)) = self.visited.insert(&root.key(), NO_PARENT, 0) else {
-            return self.finish(Outcome::GaveUp(Limit::Memory));
+            return Some(Outcome::GaveUp(Limit::Memory));
         };
         if self.frontier.push(root.score(), rank, root_index).is_err() {
-            return self.finish(Outcome::GaveUp(Limit::Memory));
+            return Some(Outcome::GaveUp(Limit::Memory));
         }
+        None
+    }
 
+    /// Searches until an outcome: from the deal's position the first time,
+    /// from the frontier left by the last turn after that.
+    fn run(&mut self, progress: &mut Option<Progress>) -> Outcome {
+        if !self.begun
+            && let Some(outcome) = self.begin()
+        {
+            return outcome;
+        }
         while let Some((score, index)) = self.frontier.pop() {
             if let Some(d) = self.limits.diff
                 && score as usize + d as usize <= self.stats.best_score as usize
@@ -127,30 +176,29 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
                 self.cut = true;
                 continue;
             }
-            if let Some(outcome) = self.expand(index) {
-                return self.finish(outcome);
+            if let Some(outcome) = self.expand(index, progress) {
+                return outcome;
             }
             if self.visited.len() as u64 >= self.limits.max_states.min(MAX_STATES) {
-                return self.finish(Outcome::GaveUp(Limit::States));
+                return Outcome::GaveUp(Limit::States);
             }
         }
-        let outcome = if self.cut {
+        if self.cut {
             Outcome::GaveUp(Limit::Forgotten)
         } else {
             Outcome::Insoluble
-        };
-        self.finish(outcome)
+        }
     }
 
     /// Expands the stored position `index`: admits each of its children.
     /// Ends the attempt with a solution, or when the time is up.
-    fn expand(&mut self, index: u32) -> Option<Outcome> {
+    fn expand(&mut self, index: u32, progress: &mut Option<Progress>) -> Option<Outcome> {
         self.stats.expanded += 1;
         if self.stats.expanded.is_multiple_of(CANCEL_EVERY) && self.limits.cancelled() {
             return Some(Outcome::GaveUp(Limit::Cancelled));
         }
         if self.stats.expanded.is_multiple_of(CLOCK_EVERY)
-            && let Some(limit) = self.look_at_the_clock()
+            && let Some(limit) = self.look_at_the_clock(progress)
         {
             return Some(Outcome::GaveUp(limit));
         }
@@ -164,6 +212,11 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
         // cost of the search.
         let mut children = std::mem::take(&mut self.children);
         children.clear();
+        // Reserved here, where running out of memory is an outcome, not an
+        // abort: pushing then never allocates.
+        if children.try_reserve(MOST_MOVES).is_err() {
+            return Some(Outcome::GaveUp(Limit::Memory));
+        }
         state.for_each_move(|mv| {
             children.push((mv, state.clone(), 0));
             let (_, child, h) = children.last_mut().expect("just pushed");
@@ -239,7 +292,7 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
 
     /// Reports progress; says whether the time is up or the search was
     /// cancelled.
-    fn look_at_the_clock(&mut self) -> Option<Limit> {
+    fn look_at_the_clock(&mut self, progress: &mut Option<Progress>) -> Option<Limit> {
         if self.limits.cancelled() {
             return Some(Limit::Cancelled);
         }
@@ -247,29 +300,32 @@ impl<'a, 'p, F: Frontier> Attempt<'a, 'p, F> {
         if self.limits.timeout.is_some_and(|t| now - self.start >= t) {
             return Some(Limit::Time);
         }
-        if let Some(report) = self.progress.as_mut() {
-            self.stats.stored = self.visited.len() as u64;
-            self.stats.stored_now = self.stats.stored;
-            self.stats.frontier = self.frontier.waiting();
-            self.stats.elapsed = now - self.start;
-            report(&self.stats);
+        if let Some(report) = progress.as_mut() {
+            report(&self.turn(now - self.start));
         }
         None
     }
 
-    fn finish(self, outcome: Outcome) -> Report {
-        let stored = self.visited.len() as u64;
+    /// The figures of the turn under way: its own expansions and stored
+    /// positions, with the positions held now.
+    fn turn(&self, elapsed: std::time::Duration) -> Stats {
+        let held = self.visited.len() as u64;
+        Stats {
+            stored: held - self.before.stored,
+            stored_now: held,
+            peak_stored: held,
+            expanded: self.stats.expanded - self.before.expanded,
+            frontier: self.frontier.waiting(),
+            elapsed,
+            attempts: 1,
+            ..self.stats.clone()
+        }
+    }
+
+    fn report(&self, outcome: Outcome) -> Report {
         Report {
             outcome,
-            stats: Stats {
-                stored,
-                stored_now: stored,
-                peak_stored: stored,
-                frontier: self.frontier.waiting(),
-                elapsed: self.start.elapsed(),
-                attempts: 1,
-                ..self.stats
-            },
+            stats: self.turn(self.start.elapsed()),
         }
     }
 }

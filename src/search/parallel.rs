@@ -12,10 +12,10 @@
 use std::iter::Enumerate;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use super::portfolio::{Planned, Schedule, add_finished, attempt_limits, verdict};
+use super::portfolio::{Planned, Prover, Schedule, add_finished, attempt_limits, lock, verdict};
 use super::{Limit, Limits, Outcome, Progress, Report, Stats, attempt};
 use crate::deal::Deal;
 use crate::state::State;
@@ -27,33 +27,38 @@ const SHOW_EVERY: Duration = Duration::from_secs(1);
 
 /// The part of a search the threads take on: the attempts still to come,
 /// after those already run on the caller's thread.
-pub(super) struct Threads {
+pub(super) struct Threads<'r, 'a> {
     /// The attempts to come, each with its place in the schedule.
     pub(super) schedule: Enumerate<Schedule>,
     /// The figures of the attempts already run.
     pub(super) finished: Stats,
     /// When the search started.
     pub(super) start: Instant,
+    /// The portfolio's prover, whichever thread takes its turn.
+    pub(super) prover: &'r Prover<'a>,
 }
 
 /// Searches the deal on `limits.jobs` threads, or on as many as can be
 /// started. When none can (a process short of address space, `ulimit
 /// -v`), returns `None` with the schedule untouched, for the caller's
 /// thread to go on with, so that the search still ends in a verdict.
-pub(super) fn run(
+pub(super) fn run<'p>(
     deal: &Deal,
-    root: &State,
+    root: &'p State,
     limits: &Limits,
     progress: &mut Option<Progress>,
-    threads: &mut Threads,
+    threads: &mut Threads<'_, 'p>,
 ) -> Option<Report> {
     let start = threads.start;
+    let prover = threads.prover;
+    let free = limits.max_states.saturating_sub(prover.held());
     let shared = Shared {
         deal,
         root,
         limits,
         start,
-        pool: Pool::new(limits.max_states, first_place(&threads.schedule)),
+        prover,
+        pool: Pool::new(free, first_place(&threads.schedule)),
         schedule: Mutex::new(&mut threads.schedule),
         live: Mutex::new(Live::new(limits.jobs, threads.finished.clone())),
         stop: Arc::new(AtomicBool::new(false)),
@@ -87,12 +92,13 @@ fn first_place(schedule: &Enumerate<Schedule>) -> usize {
 }
 
 /// What the threads share.
-struct Shared<'a, 's> {
+struct Shared<'a, 's, 'r, 'p> {
     deal: &'a Deal,
     /// Where the search starts: the deal's position or another.
-    root: &'a State,
+    root: &'p State,
     limits: &'a Limits,
     start: Instant,
+    prover: &'r Prover<'p>,
     /// The attempts to come, each with its place in the schedule.
     schedule: Mutex<&'s mut Enumerate<Schedule>>,
     pool: Pool,
@@ -102,7 +108,7 @@ struct Shared<'a, 's> {
     stop: Arc<AtomicBool>,
 }
 
-impl Shared<'_, '_> {
+impl Shared<'_, '_, '_, '_> {
     /// One thread: attempts in the schedule's order until one decides, the
     /// schedule is over or the search is stopped.
     fn work(&self, worker: usize, decided: mpsc::Sender<Outcome>) {
@@ -110,11 +116,25 @@ impl Shared<'_, '_> {
             let Some((place, planned)) = lock(&self.schedule).next() else {
                 return;
             };
-            if !self.pool.take(place, planned.budget, &self.stop) {
+            // The prover keeps what it holds between its turns: a turn
+            // takes the growth of its budget, and gives nothing back.
+            let held = if planned.resume {
+                self.prover.held()
+            } else {
+                0
+            };
+            let take = planned.budget.saturating_sub(held);
+            if !self.pool.take(place, take, &self.stop) {
                 return;
             }
-            let report = self.attempt(worker, &planned);
-            self.pool.give_back(planned.budget);
+            let Some(report) = self.attempt(worker, &planned) else {
+                // The prover is on another thread: this turn is skipped.
+                self.pool.give_back(take);
+                continue;
+            };
+            if !planned.resume {
+                self.pool.give_back(take);
+            }
             let ended = verdict(&planned, &report, self.limits, self.start.elapsed());
             if let Some(outcome) = ended {
                 // The receiver is gone only once the search is decided.
@@ -124,20 +144,25 @@ impl Shared<'_, '_> {
         }
     }
 
-    /// Runs one attempt, its figures kept up to date in [`Live`].
-    fn attempt(&self, worker: usize, planned: &Planned) -> Report {
+    /// Runs one attempt, its figures kept up to date in [`Live`]; `None`
+    /// for a turn of the prover while another thread has it.
+    fn attempt(&self, worker: usize, planned: &Planned) -> Option<Report> {
         lock(&self.live).running += 1;
         let cancel = Some(Arc::clone(&self.stop));
         let limits = attempt_limits(planned, self.limits, self.start.elapsed(), cancel);
         let mut note = |stats: &Stats| lock(&self.live).update(worker, stats);
-        let report = attempt::run(
-            self.deal,
-            self.root,
-            &limits,
-            planned.order,
-            Some(&mut note),
-        );
-        lock(&self.live).finish(worker, &report.stats);
+        let (deal, root, order) = (self.deal, self.root, planned.order);
+        let report = if planned.resume {
+            self.prover
+                .turn(deal, root, order, &limits, Some(&mut note))
+        } else {
+            Some(attempt::run(deal, root, &limits, order, Some(&mut note)))
+        };
+        let mut live = lock(&self.live);
+        match &report {
+            Some(report) => live.finish(worker, &report.stats),
+            None => live.running -= 1,
+        }
         report
     }
 
@@ -163,14 +188,6 @@ impl Shared<'_, '_> {
             }
         }
     }
-}
-
-/// A poisoned lock only means a thread panicked, and the panic reaches the
-/// caller when the scope joins it: the figures are still good to read.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The figures of the whole search: the finished attempts, and the last

@@ -6,19 +6,19 @@
 use crate::common::{TempDir, least_memory_to_start, run_limited};
 use crate::{arg, assert_empty};
 
-/// Baker's Dozen 562 needs millions of positions: a few megabytes above
+/// Baker's Dozen 1797 needs millions of positions: a few megabytes above
 /// what the program needs to start run out within its first rounds, on
 /// one thread or on several (or on none started: the caller's alone).
 #[test]
 fn running_out_of_memory_is_echec_never_an_abort() {
     let start = least_memory_to_start();
     let dir = TempDir::new("oom");
-    let out = dir.join("bd562.sol");
+    let out = dir.join("bd1797.sol");
     for (headroom_mb, jobs) in [(2, "1"), (5, "1"), (2, "2"), (5, "2"), (15, "2")] {
         let r = run_limited(
             start + headroom_mb * 1024,
             [
-                "bd.562",
+                "bd.1797",
                 "-search",
                 arg(&out),
                 "--xpat2",

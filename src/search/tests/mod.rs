@@ -155,6 +155,47 @@ fn depth_first_and_buckets_exhaust_the_same_positions() {
     }
 }
 
+/// The prover's turns are one attempt cut into pieces: whatever the
+/// budgets of its turns, it expands the same positions in the same order
+/// as one attempt run at once, to the same proof or the same solution.
+#[test]
+fn an_attempt_in_turns_is_the_attempt_run_at_once() {
+    for (game, seed, order) in [
+        ("st", 35, &PORTFOLIO[0]),
+        ("st", 12, &PORTFOLIO[1]),
+        ("fc", 4, &PORTFOLIO[0]),
+        ("bd", 5, &PORTFOLIO[1]),
+    ] {
+        let d = deal(game, seed);
+        let root = State::new(&d);
+        let at_once = attempt::run(&d, &root, &Limits::default(), order, None);
+        let mut prover = attempt::begin(&d, &root, &Limits::default(), order);
+        let (mut expanded, mut stored, mut turns) = (0, 0, 0);
+        let ended = loop {
+            turns += 1;
+            let budget = 50 << (2 * turns);
+            let limits = Limits {
+                max_states: budget,
+                ..Limits::default()
+            };
+            let turn = prover.resume(limits, None);
+            expanded += turn.stats.expanded;
+            stored += turn.stats.stored;
+            match turn.outcome {
+                Outcome::GaveUp(super::Limit::States) => {
+                    assert!(turn.stats.stored_now >= budget, "{game}.{seed}");
+                }
+                outcome => break outcome,
+            }
+        };
+        let what = format!("{game}.{seed}, {turns} turns");
+        assert!(turns > 2, "{what}: too small a space to cut");
+        assert_eq!(ended, at_once.outcome, "{what}");
+        assert_eq!(expanded, at_once.stats.expanded, "{what}");
+        assert_eq!(stored, at_once.stats.stored, "{what}");
+    }
+}
+
 /// A split attempt that exhausts its frontiers has stored exactly the
 /// positions one frontier stores: splitting only changes the order. Under
 /// free foundation rules too (these Seahaven deals are lost under both).
@@ -230,8 +271,8 @@ fn depth_first_solves_what_the_buckets_do_not() {
 /// portfolio is shorter than that, and counts all attempts so far.
 #[test]
 fn progress_spans_the_attempts() {
-    // Solved after half a minute of search, so still searching at 2.5 s.
-    let d = deal("bd", 562);
+    // Undecided after 10 s of search, so still searching at 2.5 s.
+    let d = deal("bd", 1797);
     let limits = Limits {
         timeout: Some(Duration::from_millis(2500)),
         ..Limits::default()
@@ -272,7 +313,7 @@ fn stored_sums_the_attempts_and_the_peak_is_one_attempt() {
 fn a_cancelled_search_stops_and_proves_nothing() {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
-    // bd.562 needs millions of positions: a flag raised from another thread
+    // bd.1797 needs millions of positions: a flag raised from another thread
     // must end it long before, as `Limit::Cancelled`, not as a proof.
     let flag = Arc::new(AtomicBool::new(false));
     let raiser = {
@@ -286,28 +327,48 @@ fn a_cancelled_search_stops_and_proves_nothing() {
         cancel: Some(flag),
         ..Limits::default()
     };
-    let report = search(&deal("bd", 562), &limits, None);
+    let report = search(&deal("bd", 1797), &limits, None);
     raiser.join().unwrap();
     assert_eq!(report.outcome, Outcome::GaveUp(super::Limit::Cancelled));
     assert!(report.stats.expanded < 20_000_000, "{:?}", report.stats);
 }
 
 /// Split orderings take turns in Baker's Dozen and Midnight Oil only; the
-/// last round is the one attempt with the whole `--max-states`.
+/// prover takes one turn a round, two rounds ahead after the first, and
+/// its last turn, with the whole `--max-states`, ends the schedule. The
+/// prover and any other attempt never hold more than `--max-states`.
 #[test]
 fn the_schedule_splits_only_where_cards_go_onto_higher_ones() {
     use super::portfolio::Schedule;
     for (game, splits) in [("fc", false), ("st", false), ("mo", true), ("bd", true)] {
         let rules = deal(game, 1).id.rules;
-        let plan: Vec<_> = Schedule::new(1_000_000, rules).collect();
+        let max = 10_000_000;
+        let plan: Vec<_> = Schedule::new(max, rules).collect();
         let (last, rounds) = plan.split_last().unwrap();
         assert_eq!(rounds.iter().any(|p| p.order.split > 0), splits, "{game}");
         assert_eq!(last.order.split > 0, splits, "{game}");
-        assert!(last.last && last.budget == 1_000_000, "{game}");
-        assert!(rounds.iter().all(|p| !p.last && p.budget < 1_000_000));
-        // Rounds of 20 000, 80 000 and 320 000.
+        assert!(last.last && last.resume && last.budget == max, "{game}");
+        assert!(rounds.iter().all(|p| !p.last && p.budget < max));
+        // Rounds of 20 000, 80 000 and 320 000, the prover's turns to
+        // 20 000, 1 280 000 and 5 120 000 (the next, 20 480 000, is the
+        // last turn); in the split games ordering 0 of the fourth round too,
+        // which comes before the prover's.
         let per_round = PORTFOLIO.iter().filter(|o| splits || o.split == 0).count();
-        assert_eq!(rounds.len(), 3 * per_round, "{game}");
+        assert_eq!(rounds.len(), 3 * per_round + splits as usize, "{game}");
+        let turns: Vec<u64> = rounds
+            .iter()
+            .filter(|p| p.resume)
+            .map(|p| p.budget)
+            .collect();
+        assert_eq!(turns, [20_000, 1_280_000, 5_120_000], "{game}");
+        let mut held = 0;
+        for p in rounds {
+            if p.resume {
+                held = p.budget;
+            } else {
+                assert!(held + p.budget <= max, "{game}: {p:?}");
+            }
+        }
     }
 }
 
