@@ -198,7 +198,7 @@ fn both_foundation_rules_give_the_real_game_verdict() {
     assert!(
         summary
             .stdout
-            .contains("BakersDozen won only with free foundation moves (1): 3118\n"),
+            .contains("BakersDozen lost by forcing (INSOLUBLE forced, won free) (1): 3118\n"),
         "{summary:?}"
     );
 }

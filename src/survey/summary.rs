@@ -107,9 +107,12 @@ struct GameSummary {
     /// Forced verdicts known (`--foundation both`): SUCCES, INSOLUBLE,
     /// ECHEC.
     forced: [u64; 3],
-    /// Deals won, but not with forced foundation moves: those forcing
-    /// loses (or left undecided).
-    won_only_free: Vec<u32>,
+    /// Deals won, and INSOLUBLE with forced foundation moves: those
+    /// forcing loses.
+    forcing_loses: Vec<u32>,
+    /// Deals won, and undecided with forced foundation moves: forcing may
+    /// or may not lose them.
+    won_free_forced_open: Vec<u32>,
 }
 
 impl GameSummary {
@@ -124,8 +127,10 @@ impl GameSummary {
                     Verdict::Echec => 2,
                 };
                 g.forced[column] += 1;
-                if forced != Verdict::Succes && e.verdict == Verdict::Succes {
-                    g.won_only_free.push(seed);
+                match (forced, e.verdict) {
+                    (Verdict::Insoluble, Verdict::Succes) => g.forcing_loses.push(seed),
+                    (Verdict::Echec, Verdict::Succes) => g.won_free_forced_open.push(seed),
+                    _ => {}
                 }
             }
             match e.verdict {
@@ -139,7 +144,8 @@ impl GameSummary {
         }
         g.insoluble.sort_unstable();
         g.undecided.sort_unstable();
-        g.won_only_free.sort_unstable();
+        g.forcing_loses.sort_unstable();
+        g.won_free_forced_open.sort_unstable();
         g.seconds.sort_unstable_by(f32::total_cmp);
         g.moves.sort_unstable();
         g
@@ -158,11 +164,16 @@ impl GameSummary {
             return String::new();
         }
         format!(
-            "{game} with forced foundation moves: {won} SUCCES, {lost} INSOLUBLE, {open} undecided\n{}",
+            "{game} with forced foundation moves: {won} SUCCES, {lost} INSOLUBLE, {open} undecided\n{}{}",
             seed_list(
                 game,
-                "won only with free foundation moves",
-                &self.won_only_free
+                "lost by forcing (INSOLUBLE forced, won free)",
+                &self.forcing_loses
+            ),
+            seed_list(
+                game,
+                "won free, undecided forced",
+                &self.won_free_forced_open
             )
         )
     }
@@ -341,7 +352,11 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("BakersDozen won only with free foundation moves (2): 9 3118\n"),
+            text.contains("BakersDozen lost by forcing (INSOLUBLE forced, won free) (1): 3118\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("BakersDozen won free, undecided forced (1): 9\n"),
             "{text}"
         );
     }
