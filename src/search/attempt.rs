@@ -32,11 +32,31 @@ pub(super) fn run(
 /// An attempt that can stop at its budget and go on later from where it
 /// stopped, its visited set and frontier kept: the portfolio's prover
 /// (see [`super::portfolio`]).
-pub(super) trait Resume: Send {
+pub(super) trait Resume {
     /// Searches on under `limits` (its budget in `max_states`, the time
     /// left in `timeout`) until an outcome. The report's figures are those
     /// of this turn alone, but for the positions held now.
     fn resume(&mut self, limits: Limits, progress: Option<Progress>) -> Report;
+}
+
+/// An attempt of any ordering, held where it is made: no allocation that
+/// could abort when memory runs out (running out is an outcome).
+pub(super) enum AnyAttempt<'a> {
+    Buckets(Attempt<'a, Buckets>),
+    Stack(Attempt<'a, Stack>),
+    SplitBuckets(Attempt<'a, Split<Buckets>>),
+    SplitStack(Attempt<'a, Split<Stack>>),
+}
+
+impl Resume for AnyAttempt<'_> {
+    fn resume(&mut self, limits: Limits, progress: Option<Progress>) -> Report {
+        match self {
+            AnyAttempt::Buckets(a) => a.resume(limits, progress),
+            AnyAttempt::Stack(a) => a.resume(limits, progress),
+            AnyAttempt::SplitBuckets(a) => a.resume(limits, progress),
+            AnyAttempt::SplitStack(a) => a.resume(limits, progress),
+        }
+    }
 }
 
 /// An attempt from `root` with one ordering, not started yet.
@@ -45,23 +65,29 @@ pub(super) fn begin<'a>(
     root: &'a State,
     limits: &Limits,
     order: &Order,
-) -> Box<dyn Resume + 'a> {
+) -> AnyAttempt<'a> {
     let split = order.split as u16;
     match (order.kind, split) {
         (Kind::Buckets(queue), 0) => {
-            Box::new(Attempt::new(deal, root, limits, order, Buckets::new(queue)))
+            AnyAttempt::Buckets(Attempt::new(deal, root, limits, order, Buckets::new(queue)))
         }
         (Kind::DepthFirst(dive), 0) => {
-            Box::new(Attempt::new(deal, root, limits, order, Stack::new(dive)))
+            AnyAttempt::Stack(Attempt::new(deal, root, limits, order, Stack::new(dive)))
         }
-        (Kind::Buckets(queue), _) => {
-            let frontier = Split::new(split, move || Buckets::new(queue));
-            Box::new(Attempt::new(deal, root, limits, order, frontier))
-        }
-        (Kind::DepthFirst(dive), _) => {
-            let frontier = Split::new(split, move || Stack::new(dive));
-            Box::new(Attempt::new(deal, root, limits, order, frontier))
-        }
+        (Kind::Buckets(queue), _) => AnyAttempt::SplitBuckets(Attempt::new(
+            deal,
+            root,
+            limits,
+            order,
+            Split::new(split, Buckets::new(queue)),
+        )),
+        (Kind::DepthFirst(dive), _) => AnyAttempt::SplitStack(Attempt::new(
+            deal,
+            root,
+            limits,
+            order,
+            Split::new(split, Stack::new(dive)),
+        )),
     }
 }
 
@@ -83,7 +109,7 @@ const MOST_MOVES: usize = 128;
 /// leads to, and the hash of that position's key.
 type Child = (Move, State, u64);
 
-struct Attempt<'a, F> {
+pub(super) struct Attempt<'a, F> {
     /// Where the search starts: the deal's position, or a player's.
     root: &'a State,
     /// The limits of the turn under way.
@@ -107,7 +133,7 @@ struct Attempt<'a, F> {
     before: Stats,
 }
 
-impl<F: Frontier + Send> Resume for Attempt<'_, F> {
+impl<F: Frontier> Resume for Attempt<'_, F> {
     fn resume(&mut self, limits: Limits, mut progress: Option<Progress>) -> Report {
         self.limits = limits;
         self.start = Instant::now();

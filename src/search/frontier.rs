@@ -42,6 +42,7 @@ const TIES: usize = MAX_RANK + 1;
 
 /// One bucket per score, highest first, and inside it one queue per
 /// tie-break value (lower first).
+#[derive(Clone)]
 pub(super) struct Buckets {
     queue: Queue,
     /// Per score, one queue per tie-break value; made on the score's first
@@ -149,6 +150,7 @@ impl Frontier for Buckets {
 /// The frontier of a depth-first attempt: the children of the last
 /// position expanded go on top, in the [`Dive`]'s order, so the search
 /// follows one line of play and backs up only when it is exhausted.
+#[derive(Clone)]
 pub(super) struct Stack {
     dive: Dive,
     stack: Vec<(u8, u32)>,

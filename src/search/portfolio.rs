@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::attempt::Resume;
+use super::attempt::{AnyAttempt, Resume};
 use super::order::{Dive, Kind, Order, Queue};
 use super::{Limit, Limits, Outcome, Progress, Report, Stats, attempt, parallel};
 use crate::deal::Deal;
@@ -323,11 +323,15 @@ pub(super) struct Prover<'a> {
     held: AtomicU64,
 }
 
+// One per search, held in place: boxing the attempt would be an allocation
+// that aborts the process when memory runs out, where running out must be
+// an outcome (`Limit::Memory`).
+#[allow(clippy::large_enum_variant)]
 enum Slot<'a> {
     /// Not begun.
     Unborn,
     /// Between turns.
-    Idle(Box<dyn Resume + 'a>),
+    Idle(AnyAttempt<'a>),
     /// A thread has it; the other threads skip its turns meanwhile.
     Busy,
 }

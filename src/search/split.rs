@@ -24,10 +24,11 @@ use std::collections::TryReserveError;
 
 use super::frontier::Frontier;
 
-pub(super) struct Split<F, M> {
+pub(super) struct Split<F> {
     groups: Vec<F>,
-    /// Makes the frontier of a new group.
-    make: M,
+    /// An empty frontier, cloned for each new group (an empty clone
+    /// allocates nothing).
+    empty: F,
     /// Positions this many moves from the deal or fewer start a group.
     depth: u16,
     /// The group of the position last popped: where its children go.
@@ -36,11 +37,11 @@ pub(super) struct Split<F, M> {
     next: usize,
 }
 
-impl<F: Frontier, M: Fn() -> F> Split<F, M> {
-    pub(super) fn new(depth: u16, make: M) -> Split<F, M> {
+impl<F: Frontier + Clone> Split<F> {
+    pub(super) fn new(depth: u16, empty: F) -> Split<F> {
         Split {
             groups: Vec::new(),
-            make,
+            empty,
             depth,
             last: 0,
             next: 0,
@@ -48,7 +49,7 @@ impl<F: Frontier, M: Fn() -> F> Split<F, M> {
     }
 }
 
-impl<F: Frontier, M: Fn() -> F> Frontier for Split<F, M> {
+impl<F: Frontier + Clone> Frontier for Split<F> {
     fn push(&mut self, score: u8, tie: usize, index: u32) -> Result<(), TryReserveError> {
         self.push_at(score, tie, index, u16::MAX)
     }
@@ -62,7 +63,7 @@ impl<F: Frontier, M: Fn() -> F> Frontier for Split<F, M> {
     ) -> Result<(), TryReserveError> {
         if depth <= self.depth || self.groups.is_empty() {
             self.groups.try_reserve(1)?;
-            let mut group = (self.make)();
+            let mut group = self.empty.clone();
             group.push(score, tie, index)?;
             self.groups.push(group);
             Ok(())
@@ -107,7 +108,7 @@ mod tests {
 
     #[test]
     fn groups_take_turns_and_children_join_their_parents_group() {
-        let mut split = Split::new(1, || Buckets::new(Queue::Fifo));
+        let mut split = Split::new(1, Buckets::new(Queue::Fifo));
         split.push_at(0, 0, 0, 0).unwrap();
         assert_eq!(split.pop(), Some((0, 0)));
         // Two first moves: a group each, the better score no matter.
