@@ -1,5 +1,6 @@
 //! One attempt of the portfolio: a search with one ordering within one
-//! budget, from an empty visited set. It takes a position from the
+//! budget, from an empty visited set (the prover goes on from its own
+//! across its turns: [`Resume`]). It takes a position from the
 //! frontier, expands it (its children, decoded and hashed together) and
 //! admits each child that is new and not lost into the visited set and
 //! the frontier.

@@ -221,8 +221,9 @@ impl std::fmt::Display for Limit {
 }
 
 /// Figures of a search, for the summary line, progress and benchmarks.
-/// Every attempt of the portfolio starts from an empty visited set, so
-/// what was stored in all and what is held at once are different figures.
+/// Every attempt of the portfolio but the prover's later turns starts from
+/// an empty visited set, so what was stored in all and what is held at
+/// once are different figures (a prover's turn counts only what it adds).
 #[derive(Clone, Debug, Default)]
 pub struct Stats {
     /// Positions stored, summed over the attempts so far: a position

@@ -296,8 +296,8 @@ fn progress_spans_the_attempts() {
     assert!(first.elapsed >= Duration::from_secs(1));
 }
 
-/// Every attempt starts from an empty visited set: the positions stored
-/// in all are more than any one attempt held at once.
+/// The attempts other than the prover start from an empty visited set:
+/// the positions stored in all are more than any one attempt held at once.
 #[test]
 fn stored_sums_the_attempts_and_the_peak_is_one_attempt() {
     let report = search(&deal("bd", 64), &Limits::default(), None);
