@@ -1,6 +1,6 @@
 //! One attempt of the portfolio: a search with one ordering within one
 //! budget, from an empty visited set (the prover goes on from its own
-//! across its turns: [`Resume`]). It takes a position from the
+//! across its turns: [`AnyAttempt::resume`]). It takes a position from the
 //! frontier, expands it (its children, decoded and hashed together) and
 //! admits each child that is new and not lost into the visited set and
 //! the frontier.
@@ -30,16 +30,6 @@ pub(super) fn run(
     begin(deal, root, limits, order).resume(limits.clone(), progress)
 }
 
-/// An attempt that can stop at its budget and go on later from where it
-/// stopped, its visited set and frontier kept: the portfolio's prover
-/// (see [`super::portfolio`]).
-pub(super) trait Resume {
-    /// Searches on under `limits` (its budget in `max_states`, the time
-    /// left in `timeout`) until an outcome. The report's figures are those
-    /// of this turn alone, but for the positions held now.
-    fn resume(&mut self, limits: Limits, progress: Option<Progress>) -> Report;
-}
-
 /// An attempt of any ordering, held where it is made: no allocation that
 /// could abort when memory runs out (running out is an outcome).
 pub(super) enum AnyAttempt<'a> {
@@ -49,8 +39,14 @@ pub(super) enum AnyAttempt<'a> {
     SplitStack(Attempt<'a, Split<Stack>>),
 }
 
-impl Resume for AnyAttempt<'_> {
-    fn resume(&mut self, limits: Limits, progress: Option<Progress>) -> Report {
+impl AnyAttempt<'_> {
+    /// Searches on under `limits` (its budget in `max_states`, the time
+    /// left in `timeout`) until an outcome; it can stop at its budget and
+    /// go on in a later turn from where it stopped, its visited set and
+    /// frontier kept: the portfolio's prover (see [`super::portfolio`]).
+    /// The report's figures are those of this turn alone, but for the
+    /// positions held now.
+    pub(super) fn resume(&mut self, limits: Limits, progress: Option<Progress>) -> Report {
         match self {
             AnyAttempt::Buckets(a) => a.resume(limits, progress),
             AnyAttempt::Stack(a) => a.resume(limits, progress),
@@ -130,19 +126,10 @@ pub(super) struct Attempt<'a, F> {
     /// The deal's position is stored and queued: the attempt has begun,
     /// and a turn goes on from its frontier.
     begun: bool,
-    /// The figures when the turn under way started, for the turn's own.
-    before: Stats,
-}
-
-impl<F: Frontier> Resume for Attempt<'_, F> {
-    fn resume(&mut self, limits: Limits, mut progress: Option<Progress>) -> Report {
-        self.limits = limits;
-        self.start = Instant::now();
-        self.before = self.stats.clone();
-        self.before.stored = self.visited.len() as u64;
-        let outcome = self.run(&mut progress);
-        self.report(outcome)
-    }
+    /// Expanded and stored when the turn under way started, for the
+    /// turn's own figures.
+    expanded_before: u64,
+    stored_before: u64,
 }
 
 impl<'a, F: Frontier> Attempt<'a, F> {
@@ -159,8 +146,19 @@ impl<'a, F: Frontier> Attempt<'a, F> {
             cut: false,
             children: Vec::new(),
             begun: false,
-            before: Stats::default(),
+            expanded_before: 0,
+            stored_before: 0,
         }
+    }
+
+    /// [`AnyAttempt::resume`].
+    fn resume(&mut self, limits: Limits, mut progress: Option<Progress>) -> Report {
+        self.limits = limits;
+        self.start = Instant::now();
+        self.expanded_before = self.stats.expanded;
+        self.stored_before = self.visited.len() as u64;
+        let outcome = self.run(&mut progress);
+        self.report(outcome)
     }
 
     /// Stores and queues the deal's position, unless that decides.
@@ -338,10 +336,10 @@ impl<'a, F: Frontier> Attempt<'a, F> {
     fn turn(&self, elapsed: std::time::Duration) -> Stats {
         let held = self.visited.len() as u64;
         Stats {
-            stored: held - self.before.stored,
+            stored: held - self.stored_before,
             stored_now: held,
             peak_stored: held,
-            expanded: self.stats.expanded - self.before.expanded,
+            expanded: self.stats.expanded - self.expanded_before,
             frontier: self.frontier.waiting(),
             elapsed,
             attempts: 1,

@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::attempt::{AnyAttempt, Resume};
+use super::attempt::AnyAttempt;
 use super::order::{Dive, Kind, Order, Queue};
 use super::{Limit, Limits, Outcome, Progress, Report, Stats, attempt, parallel};
 use crate::deal::Deal;
@@ -203,7 +203,7 @@ pub(super) struct Planned {
 }
 
 /// The attempts in the order the portfolio tries them: each round every
-/// ordering with the round's budget, the prover a round ahead, until the
+/// ordering with the round's budget, the prover two rounds ahead, until the
 /// prover's budget reaches `--max-states`: that turn is the last, and the
 /// rounds are over.
 ///

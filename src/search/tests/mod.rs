@@ -169,7 +169,6 @@ fn an_attempt_in_turns_is_the_attempt_run_at_once() {
         let d = deal(game, seed);
         let root = State::new(&d);
         let at_once = attempt::run(&d, &root, &Limits::default(), order, None);
-        use super::attempt::Resume;
         let mut prover = attempt::begin(&d, &root, &Limits::default(), order);
         let (mut expanded, mut stored, mut turns) = (0, 0, 0);
         let ended = loop {
