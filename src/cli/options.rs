@@ -231,6 +231,7 @@ fn limits(raw: &RawArgs) -> Result<Limits, UsageError> {
             None => default_jobs(),
         },
         length: length(raw)?,
+        ..default
     })
 }
 

@@ -113,6 +113,11 @@ pub struct Limits {
     pub jobs: usize,
     /// How short the solution must be, and so what finding it may cost.
     pub length: Length,
+    /// Run the portfolio's prover alone with the whole `max_states`, for a
+    /// deal that most likely has no solution: a proof needs every position
+    /// stored, and the other orderings, which only look for solutions,
+    /// would add their rounds to it (see [`portfolio`]'s prover).
+    pub prover_alone: bool,
 }
 
 /// How short a solution [`search`] looks for.
@@ -173,6 +178,7 @@ impl Default for Limits {
             cancel: None,
             jobs: 1,
             length: Length::default(),
+            prover_alone: false,
         }
     }
 }

@@ -334,16 +334,18 @@ fn a_cancelled_search_stops_and_proves_nothing() {
 }
 
 /// Split orderings take turns in Baker's Dozen and Midnight Oil only; the
-/// prover takes one turn a round, two rounds ahead after the first, and
-/// its last turn, with the whole `--max-states`, ends the schedule. The
-/// prover and any other attempt never hold more than `--max-states`.
+/// prover takes one turn a round, first in the first round where it is
+/// ordering 0, second in every later one, two rounds ahead after the
+/// first, and its last turn, with the whole `--max-states`, ends the
+/// schedule. The prover and any other attempt never hold more than
+/// `--max-states`.
 #[test]
 fn the_schedule_splits_only_where_cards_go_onto_higher_ones() {
     use super::portfolio::Schedule;
     for (game, splits) in [("fc", false), ("st", false), ("mo", true), ("bd", true)] {
         let rules = deal(game, 1).id.rules;
         let max = 10_000_000;
-        let plan: Vec<_> = Schedule::new(max, rules).collect();
+        let plan: Vec<_> = Schedule::new(max, rules, false).collect();
         let (last, rounds) = plan.split_last().unwrap();
         assert_eq!(rounds.iter().any(|p| p.order.split > 0), splits, "{game}");
         assert_eq!(last.order.split > 0, splits, "{game}");
@@ -351,16 +353,32 @@ fn the_schedule_splits_only_where_cards_go_onto_higher_ones() {
         assert!(rounds.iter().all(|p| !p.last && p.budget < max));
         // Rounds of 20 000, 80 000 and 320 000, the prover's turns to
         // 20 000, 1 280 000 and 5 120 000 (the next, 20 480 000, is the
-        // last turn); in the split games ordering 0 of the fourth round too,
-        // which comes before the prover's.
+        // last turn, after the first turn of the fourth round).
         let per_round = PORTFOLIO.iter().filter(|o| splits || o.split == 0).count();
-        assert_eq!(rounds.len(), 3 * per_round + splits as usize, "{game}");
-        let turns: Vec<u64> = rounds
+        assert_eq!(rounds.len(), 3 * per_round + 1, "{game}");
+        let turns: Vec<(usize, u64)> = rounds
             .iter()
-            .filter(|p| p.resume)
-            .map(|p| p.budget)
+            .enumerate()
+            .filter(|(_, p)| p.resume)
+            .map(|(i, p)| (i, p.budget))
             .collect();
-        assert_eq!(turns, [20_000, 1_280_000, 5_120_000], "{game}");
+        let first = splits as usize;
+        assert_eq!(
+            turns,
+            [
+                (first, 20_000),
+                (per_round + 1, 1_280_000),
+                (2 * per_round + 1, 5_120_000)
+            ],
+            "{game}"
+        );
+        // Every other ordering once a round.
+        for round in rounds.chunks(per_round) {
+            let mut orders: Vec<_> = round.iter().map(|p| p.order as *const Order).collect();
+            orders.sort();
+            orders.dedup();
+            assert_eq!(orders.len(), round.len().min(per_round), "{game}");
+        }
         let mut held = 0;
         for p in rounds {
             if p.resume {
@@ -369,7 +387,41 @@ fn the_schedule_splits_only_where_cards_go_onto_higher_ones() {
                 assert!(held + p.budget <= max, "{game}: {p:?}");
             }
         }
+        // The prover alone: one turn with everything.
+        let alone: Vec<_> = Schedule::new(max, rules, true).collect();
+        assert_eq!(alone.len(), 1, "{game}");
+        assert!(alone[0].last && alone[0].resume && alone[0].budget == max);
+        assert!(std::ptr::eq(alone[0].order, last.order), "{game}");
     }
+}
+
+/// The prover alone proves what the whole portfolio proves, storing each
+/// position once in one attempt, and still wins a deal that has a
+/// solution: FreeCell 92066 no play wins, 307127 forced moves lose
+/// (`survey --foundation both` searches both so).
+#[test]
+fn the_prover_alone_proves_what_the_portfolio_proves() {
+    let limits = |prover_alone| Limits {
+        length: super::Length::AsFound,
+        prover_alone,
+        ..Limits::default()
+    };
+    let lost = deal("fc", 92066).with_foundation(Foundation::Free);
+    let whole = search(&lost, &limits(false), None);
+    let alone = search(&lost, &limits(true), None);
+    assert_eq!(whole.outcome, Outcome::Insoluble);
+    assert_eq!(alone.outcome, Outcome::Insoluble);
+    assert_eq!(alone.stats.attempts, 1);
+    assert_eq!(alone.stats.expanded, alone.stats.stored);
+    assert!(
+        alone.stats.expanded < whole.stats.expanded,
+        "{alone:?} {whole:?}"
+    );
+    let won = deal("fc", 307127).with_foundation(Foundation::Free);
+    let Outcome::Solved(moves) = search(&won, &limits(true), None).outcome else {
+        panic!("307127 is won under free rules");
+    };
+    assert!(matches!(replay_moves(&won, &moves), Verdict::Won { .. }));
 }
 
 /// From a position part-way through a solution (a player's, say), the
