@@ -135,7 +135,8 @@ fn fast_help() -> String {
          default beam searches then look for a shorter one, expanding at most \
          max({SHORTEN_FLOOR}, the search's expanded positions / {d}, moves² / {q}) \
          positions (a count, not a time), never more than {SHORTEN_CAP} nor {} s nor \
-         past --timeout; a result is kept only when shorter and replayed as won",
+         past --timeout, and stop widening at the first width that finds nothing \
+         shorter; a result is kept only when shorter and replayed as won",
         SHORTEN_TIME_CAP.as_secs(),
         d = SHORTEN_SHARE_DIVISOR,
         q = SHORTEN_SQUARE_DIVISOR,
