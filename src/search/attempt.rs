@@ -15,7 +15,7 @@ use super::split::Split;
 use super::visited::{MAX_STATES, NO_PARENT, Probe, Visited, hash};
 use super::{Limit, Limits, Outcome, Progress, Report, Stats};
 use crate::deal::Deal;
-use crate::state::{KeyDecoder, Move, State};
+use crate::state::{Inversions, KeyDecoder, Move, State};
 
 /// Searches from `root` with one ordering: inside the score buckets, or
 /// depth-first when the ordering says so. Reports progress every 4096
@@ -255,8 +255,9 @@ impl<'a, F: Frontier> Attempt<'a, F> {
         if self.make_room(children.len()).is_err() {
             return Some(Outcome::GaveUp(Limit::Memory));
         }
+        let inversions = state.inversions();
         for child in &children {
-            if let Some(outcome) = self.admit(&state, index, child) {
+            if let Some(outcome) = self.admit(&state, inversions.as_ref(), index, child) {
                 return Some(outcome);
             }
         }
@@ -264,11 +265,13 @@ impl<'a, F: Frontier> Attempt<'a, F> {
         None
     }
 
-    /// Stores and queues a child of the position `parent` (`state`) unless
-    /// it is stored already or lost; a won child ends the attempt.
+    /// Stores and queues a child of the position `parent` (`state`, with
+    /// its [`State::inversions`] where the game has them) unless it is
+    /// stored already or lost; a won child ends the attempt.
     fn admit(
         &mut self,
         state: &State,
+        inversions: Option<&Inversions>,
         parent: u32,
         (mv, child, key_hash): &Child,
     ) -> Option<Outcome> {
@@ -285,7 +288,10 @@ impl<'a, F: Frontier> Attempt<'a, F> {
         // Lost positions are never stored: the cheap tests of the survey
         // first, then the closure that finds chains of blocked cards
         // (Midnight Oil, Baker's Dozen).
-        let survey = child.survey();
+        let survey = match inversions {
+            Some(inversions) => inversions.survey_after(state, mv, child),
+            None => child.survey(),
+        };
         if survey.stuck || survey.dead_run || state.is_blocked_after(mv, child) {
             return None;
         }

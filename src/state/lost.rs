@@ -77,9 +77,10 @@
 //! [`Rules::only_onto_higher`]: crate::rules::Rules::only_onto_higher
 //! [`Rules::dead_run_length`]: crate::rules::Rules::dead_run_length
 
+use super::automatic::up_bits;
 use super::bits::{ALL_CARDS, card_bits, top_bits};
 use super::{Dest, FLOOR, Move, NOTHING, State};
-use crate::cards::{Card, KING, SUIT_CARDS, SUITS, card_of, rank, suit};
+use crate::cards::{CARDS, Card, KING, SUIT_CARDS, SUITS, card_of, rank, suit};
 
 #[cfg(test)]
 mod tests;
@@ -100,6 +101,51 @@ pub struct Survey {
     /// move again over a lower card of its suit, so the column can never
     /// be cleared and the position is lost.
     pub dead_run: bool,
+}
+
+/// A position's inversions card by card ([`State::inversions`]).
+#[derive(Clone, Debug)]
+pub struct Inversions {
+    /// The cards above a lower card of their own suit, a bit per card.
+    own: u64,
+    /// The cards above a lower card of any suit.
+    any: u64,
+    /// For each column's top card: the cards of its column, itself
+    /// included.
+    column: [u64; CARDS],
+}
+
+impl Inversions {
+    /// The [`Survey`] of `child`, the position `mv` leads to from the
+    /// position of these inversions, `parent`. A move changes the place of
+    /// one card, and the foundation moves after it take top cards away:
+    /// every other card keeps the cards beneath it, and with them its
+    /// inversions. The moved card lies on the cards of its target's column
+    /// (none in an empty column, a register or on the foundation).
+    #[inline]
+    pub fn survey_after(&self, parent: &State, mv: Move, child: &State) -> Survey {
+        let card = mv.card;
+        let moved = 1u64 << card;
+        let gone = moved | (up_bits(&child.foundation) & !up_bits(&parent.foundation));
+        let (mut own, mut any) = (self.own & !gone, self.any & !gone);
+        if let Dest::Card(onto) = mv.dest
+            && child.below[card as usize] == onto
+        {
+            let lower = self.column[onto as usize] & ((1u64 << (card & !3)) - 1);
+            if lower != 0 {
+                any |= moved;
+            }
+            if lower & (SUIT_CARDS << suit(card)) != 0 {
+                own |= moved;
+            }
+        }
+        Survey {
+            own_suit_inversions: own.count_ones() as usize,
+            any_inversions: any.count_ones() as usize,
+            stuck: false,
+            dead_run: false,
+        }
+    }
 }
 
 impl State {
@@ -163,6 +209,53 @@ impl State {
                     && self.foundation[t as usize] <= r
                     && beneath & (1 << onto) == 0
             })
+    }
+
+    /// The inversions of this position card by card, from one walk, for
+    /// the [`Survey`] of each of its children without a walk of their own
+    /// ([`Inversions::survey_after`]); `None` where the survey also looks
+    /// for stuck cards or dead runs, which a child must be walked for.
+    ///
+    /// A search stores more positions than it expands (FreeCell 1..2000:
+    /// 17.9 M stored, 12.6 M expanded; a small search several times more),
+    /// so one walk per expansion instead of one per stored child saves
+    /// walks: `survey fc 1-2000 --fast --jobs 1`, the same positions in
+    /// 5.92 s of CPU instead of 6.17 (two runs each); a long search that
+    /// expands about all it stores (FreeCell 228606) is 3% slower.
+    #[inline]
+    pub fn inversions(&self) -> Option<Inversions> {
+        if self.rules.only_onto_higher() || self.rules.dead_run_length().is_some() {
+            return None;
+        }
+        let mut inversions = Inversions {
+            own: 0,
+            any: 0,
+            column: [0; CARDS],
+        };
+        let mut bottoms = card_bits(&self.below).floor;
+        while bottoms != 0 {
+            let mut card = bottoms.trailing_zeros() as Card;
+            bottoms &= bottoms - 1;
+            let mut beneath = 0u64;
+            loop {
+                let bit = 1u64 << card;
+                let lower = beneath & ((1u64 << (card & !3)) - 1);
+                if lower != 0 {
+                    inversions.any |= bit;
+                }
+                if lower & (SUIT_CARDS << suit(card)) != 0 {
+                    inversions.own |= bit;
+                }
+                beneath |= bit;
+                let next = self.above[card as usize];
+                if next == NOTHING {
+                    inversions.column[card as usize] = beneath;
+                    break;
+                }
+                card = next;
+            }
+        }
+        Some(inversions)
     }
 
     /// Whether some card can never reach the foundation even in a relaxed

@@ -36,7 +36,7 @@ use crate::rules::Rules;
 use automatic::Automatic;
 pub use bound::ColumnFacts;
 pub use key::{Key, KeyDecoder};
-pub use lost::Survey;
+pub use lost::{Inversions, Survey};
 pub use moves::{Dest, Illegal, Move};
 pub use written::{free_form, written_out};
 

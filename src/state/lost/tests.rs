@@ -139,6 +139,47 @@ fn the_survey_counts_what_a_walk_by_ranks_counts() {
     }
 }
 
+/// A child's survey from its parent's inversions is the child's own
+/// survey, after every move of random walks in FreeCell, under forced
+/// rules, the free search's safe moves and no foundation move made by
+/// itself (moves to the foundation then); the games whose survey also
+/// looks for lost positions get no inversions.
+#[test]
+fn a_childs_survey_from_its_parents_inversions_is_its_own() {
+    use super::super::Automatic;
+    use super::super::testing::with;
+    let mut rng = 0x0DDB_A11C_AFE5_0001u64;
+    let mut compared = 0;
+    for rules in &GAMES {
+        let walks_its_children = rules.only_onto_higher() || rules.dead_run_length().is_some();
+        for seed in 1..=30 {
+            walk(rules.alias, seed, 150, &mut rng, |state| {
+                for automatic in [Automatic::Every, Automatic::Safe, Automatic::Nothing] {
+                    let parent = with(state, automatic);
+                    let Some(inversions) = parent.inversions() else {
+                        assert!(walks_its_children, "{}", rules.name);
+                        continue;
+                    };
+                    assert!(!walks_its_children, "{}", rules.name);
+                    parent.for_each_move(|mv| {
+                        let mut child = parent.clone();
+                        child.apply(mv);
+                        let survey = inversions.survey_after(&parent, mv, &child);
+                        assert_eq!(
+                            survey,
+                            child.survey(),
+                            "{}.{seed} {mv}\n{parent}",
+                            rules.name
+                        );
+                        compared += 1;
+                    });
+                }
+            });
+        }
+    }
+    assert!(compared > 10_000, "{compared}");
+}
+
 #[test]
 fn dead_runs_are_found_only_over_a_lower_card_of_their_suit() {
     // Midnight Oil: a 2-card same-suit run over a lower card of its suit.
