@@ -58,7 +58,7 @@ pub(super) fn run<'p>(
         limits,
         start,
         prover,
-        pool: Pool::new(free, first_place(&threads.schedule)),
+        pool: Pool::new(free, first_place(&threads.schedule), prover.held()),
         schedule: Mutex::new(&mut threads.schedule),
         live: Mutex::new(Live::new(limits.jobs, threads.finished.clone())),
         stop: Arc::new(AtomicBool::new(false)),
@@ -116,24 +116,16 @@ impl Shared<'_, '_, '_, '_> {
             let Some((place, planned)) = lock(&self.schedule).next() else {
                 return;
             };
-            // The prover keeps what it holds between its turns: a turn
-            // takes the growth of its budget, and gives nothing back.
-            let held = if planned.resume {
-                self.prover.held()
-            } else {
-                0
-            };
-            let take = planned.budget.saturating_sub(held);
-            if !self.pool.take(place, take, &self.stop) {
+            let Some(taken) = self.pool.take(place, &planned, &self.stop) else {
                 return;
-            }
+            };
             let Some(report) = self.attempt(worker, &planned) else {
-                // The prover is on another thread: this turn is skipped.
-                self.pool.give_back(take);
+                // The prover is on another thread: this turn is skipped,
+                // and what it took stays the prover's.
                 continue;
             };
             if !planned.resume {
-                self.pool.give_back(take);
+                self.pool.give_back(taken);
             }
             let ended = verdict(&planned, &report, self.limits, self.start.elapsed());
             if let Some(outcome) = ended {
@@ -145,7 +137,8 @@ impl Shared<'_, '_, '_, '_> {
     }
 
     /// Runs one attempt, its figures kept up to date in [`Live`]; `None`
-    /// for a turn of the prover while another thread has it.
+    /// for a turn of the prover while another thread has it, but for the
+    /// last, which waits for it: the search ends with that turn.
     fn attempt(&self, worker: usize, planned: &Planned) -> Option<Report> {
         lock(&self.live).running += 1;
         let cancel = Some(Arc::clone(&self.stop));
@@ -154,7 +147,7 @@ impl Shared<'_, '_, '_, '_> {
         let (deal, root, order) = (self.deal, self.root, planned.order);
         let report = if planned.resume {
             self.prover
-                .turn(deal, root, order, &limits, Some(&mut note))
+                .turn(deal, root, order, &limits, planned.last, Some(&mut note))
         } else {
             Some(attempt::run(deal, root, &limits, order, Some(&mut note)))
         };
@@ -244,48 +237,130 @@ impl Live {
 /// attempt takes its budget before it starts and gives it back when done.
 /// Attempts start in the schedule's order, so that the last round's, which
 /// takes every position, starts after all the others.
+///
+/// The prover keeps what it holds between its turns and gives nothing
+/// back: the pool counts what it has reserved for the prover, and a
+/// turn takes only its budget's growth beyond that, counted when the turn
+/// is granted (not when an earlier turn, maybe still running on another
+/// thread, ends: asking then for the growth beyond that turn's start
+/// would wait forever for positions the prover never gives back).
 struct Pool {
-    /// Positions free, and the place in the schedule of the next attempt
-    /// to start.
-    state: Mutex<(u64, usize)>,
+    state: Mutex<Room>,
     given_back: Condvar,
 }
 
+/// What the pool knows under its lock.
+#[derive(Debug)]
+struct Room {
+    /// Positions free.
+    free: u64,
+    /// The place in the schedule of the next attempt to start.
+    next: usize,
+    /// Positions reserved for the prover: its largest budget granted.
+    prover: u64,
+}
+
 impl Pool {
-    /// `place`: the place in the schedule of the first attempt to come.
-    fn new(positions: u64, place: usize) -> Pool {
+    /// `place`: the place in the schedule of the first attempt to come;
+    /// `prover`: what the prover holds already.
+    fn new(positions: u64, place: usize, prover: u64) -> Pool {
         Pool {
-            state: Mutex::new((positions, place)),
+            state: Mutex::new(Room {
+                free: positions,
+                next: place,
+                prover,
+            }),
             given_back: Condvar::new(),
         }
     }
 
-    /// Waits until the attempts before `place` have started and `budget`
-    /// positions are free, and takes them; `false` when the search was
-    /// stopped meanwhile.
-    fn take(&self, place: usize, budget: u64, stop: &AtomicBool) -> bool {
-        let mut state = lock(&self.state);
-        while state.0 < budget || state.1 != place {
-            if stop.load(Ordering::Relaxed) {
-                return false;
+    /// Waits until the attempts before `place` have started and the
+    /// positions `planned` needs are free, and takes them: how many, or
+    /// `None` when the search was stopped meanwhile.
+    fn take(&self, place: usize, planned: &Planned, stop: &AtomicBool) -> Option<u64> {
+        let mut room = lock(&self.state);
+        loop {
+            let need = if planned.resume {
+                planned.budget.saturating_sub(room.prover)
+            } else {
+                planned.budget
+            };
+            if room.free >= need && room.next == place {
+                room.free -= need;
+                room.next = place + 1;
+                if planned.resume {
+                    room.prover = room.prover.max(planned.budget);
+                }
+                self.given_back.notify_all();
+                return Some(need);
             }
-            state = self
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            room = self
                 .given_back
-                .wait_timeout(state, POLL)
+                .wait_timeout(room, POLL)
                 .unwrap_or_else(|poisoned| poisoned.into_inner())
                 .0;
         }
-        *state = (state.0 - budget, place + 1);
-        self.given_back.notify_all();
-        true
     }
 
     fn give_back(&self, budget: u64) {
-        lock(&self.state).0 += budget;
+        lock(&self.state).free += budget;
         self.given_back.notify_all();
     }
 
     fn wake_all(&self) {
         self.given_back.notify_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    use super::super::portfolio::{PORTFOLIO, Planned};
+    use super::*;
+
+    /// The prover's turns take only their budget's growth beyond what the
+    /// pool reserved for it, even while an earlier turn still runs and
+    /// has given nothing back; other attempts take and give back their
+    /// whole budget; attempts start in the schedule's order.
+    #[test]
+    fn a_provers_turn_takes_the_growth_beyond_what_was_reserved() {
+        let turn = |budget, last| Planned {
+            order: &PORTFOLIO[0],
+            budget,
+            last,
+            resume: true,
+        };
+        let other = |budget| Planned {
+            order: &PORTFOLIO[2],
+            budget,
+            last: false,
+            resume: false,
+        };
+        // A limit of 100 positions, 20 held by the prover's first turn.
+        let pool = Pool::new(80, 0, 20);
+        // Raised late, so that a take that would wait forever ends.
+        let stop = Arc::new(AtomicBool::new(false));
+        let raise = Arc::clone(&stop);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs(10));
+            raise.store(true, Ordering::Relaxed);
+        });
+        // The prover's turn to 50: 30 more, and it keeps them.
+        assert_eq!(pool.take(0, &turn(50, false), &stop), Some(30));
+        // Another attempt takes the 50 left, and gives them back.
+        assert_eq!(pool.take(1, &other(50), &stop), Some(50));
+        pool.give_back(50);
+        // The last turn, the whole 100, with the turn to 50 still running:
+        // 50 more, which are free.
+        assert_eq!(pool.take(2, &turn(100, true), &stop), Some(50));
+        assert!(!stop.load(Ordering::Relaxed), "the takes waited");
+        let room = lock(&pool.state);
+        assert_eq!((room.free, room.next, room.prover), (0, 3, 100));
     }
 }

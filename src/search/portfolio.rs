@@ -25,7 +25,7 @@
 //! more than repaid by the deals the prover solves or proves sooner.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use super::attempt::AnyAttempt;
@@ -170,6 +170,9 @@ const BLOCKERS: Order = Order {
     own_suit_inversions: 0,
     ..Order::BASE
 };
+
+/// How often a thread waiting for the prover looks at the stop flag.
+const WAIT: Duration = Duration::from_millis(20);
 
 /// Positions the first round may store per ordering.
 const FIRST_BUDGET: u64 = 20_000;
@@ -347,6 +350,8 @@ impl Schedule {
 /// The prover between its turns, shared by the threads of a search.
 pub(super) struct Prover<'a> {
     slot: Mutex<Slot<'a>>,
+    /// Told when the prover's turn ends, for a thread that waits for it.
+    idle: Condvar,
     /// The budget of its last turn: positions it may hold between turns.
     held: AtomicU64,
 }
@@ -368,6 +373,7 @@ impl<'a> Prover<'a> {
     pub(super) fn new() -> Prover<'a> {
         Prover {
             slot: Mutex::new(Slot::Unborn),
+            idle: Condvar::new(),
             held: AtomicU64::new(0),
         }
     }
@@ -378,16 +384,31 @@ impl<'a> Prover<'a> {
     }
 
     /// Runs the prover's turn: under `limits`, begun with `order` from
-    /// `root` the first time. `None` when another thread has it.
+    /// `root` the first time. When another thread has it: `None`, or with
+    /// `wait`, once that thread is done (`None` if the search is stopped
+    /// meanwhile).
     pub(super) fn turn(
         &self,
         deal: &Deal,
         root: &'a State,
         order: &Order,
         limits: &Limits,
+        wait: bool,
         progress: Option<Progress>,
     ) -> Option<Report> {
-        let taken = std::mem::replace(&mut *lock(&self.slot), Slot::Busy);
+        let mut slot = lock(&self.slot);
+        while wait && matches!(*slot, Slot::Busy) {
+            if limits.cancelled() {
+                return None;
+            }
+            slot = self
+                .idle
+                .wait_timeout(slot, WAIT)
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .0;
+        }
+        let taken = std::mem::replace(&mut *slot, Slot::Busy);
+        drop(slot);
         let mut prover = match taken {
             Slot::Unborn => attempt::begin(deal, root, limits, order),
             Slot::Idle(prover) => prover,
@@ -396,6 +417,7 @@ impl<'a> Prover<'a> {
         let report = prover.resume(limits.clone(), progress);
         self.held.fetch_max(limits.max_states, Ordering::Relaxed);
         *lock(&self.slot) = Slot::Idle(prover);
+        self.idle.notify_all();
         Some(report)
     }
 }
@@ -529,7 +551,7 @@ impl<'a> Portfolio<'_, '_, 'a> {
         let report = self.attempt(|progress| {
             if planned.resume {
                 prover
-                    .turn(deal, root, planned.order, &attempt, progress)
+                    .turn(deal, root, planned.order, &attempt, false, progress)
                     .expect("one thread: the prover is never busy")
             } else {
                 attempt::run(deal, root, &attempt, planned.order, progress)

@@ -54,6 +54,37 @@ fn threads_together_stay_within_the_state_limit() {
     assert_eq!(s.attempts as usize, PORTFOLIO.len() + 2, "{s:?}");
 }
 
+/// A search on threads that reaches the prover's last turn while its
+/// turn before is still running ends at the state limit: the last turn
+/// waits for the prover and takes only what the earlier turn did not
+/// reserve (it used to wait forever for positions the prover never gives
+/// back: Baker's Dozen 1649 with `--max-states 3000000` hung). Watched by a
+/// clock, so that the old hang fails the test instead of stalling it.
+#[test]
+fn the_provers_last_turn_runs_after_a_turn_still_running() {
+    use std::sync::mpsc;
+    use std::time::Duration;
+    let (done, finished) = mpsc::channel();
+    std::thread::spawn(move || {
+        let limits = Limits {
+            jobs: 2,
+            max_states: 3_000_000,
+            length: super::super::Length::AsFound,
+            ..Limits::default()
+        };
+        let _ = done.send(search(&deal("bd", 1649), &limits, None));
+    });
+    let report = finished
+        .recv_timeout(Duration::from_secs(120))
+        .expect("the search ends");
+    assert_eq!(report.outcome, Outcome::GaveUp(Limit::States));
+    assert!(
+        report.stats.peak_stored <= 3_000_000 + 2 * 64,
+        "{:?}",
+        report.stats
+    );
+}
+
 /// A search on threads stops when its caller raises the cancel flag.
 #[test]
 fn a_cancelled_search_on_threads_stops() {
