@@ -15,7 +15,9 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use super::portfolio::{Planned, Prover, Schedule, add_finished, attempt_limits, lock, verdict};
+use super::portfolio::{
+    Planned, Prover, Schedule, add_finished, attempt_limits, lock, verdict, wait_on,
+};
 use super::{Limit, Limits, Outcome, Progress, Report, Stats, attempt};
 use crate::deal::Deal;
 use crate::state::State;
@@ -297,11 +299,7 @@ impl Pool {
             if stop.load(Ordering::Relaxed) {
                 return None;
             }
-            room = self
-                .given_back
-                .wait_timeout(room, POLL)
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .0;
+            room = wait_on(&self.given_back, room, POLL);
         }
     }
 

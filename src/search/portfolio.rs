@@ -25,7 +25,7 @@
 //! more than repaid by the deals the prover solves or proves sooner.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::attempt::AnyAttempt;
@@ -401,11 +401,7 @@ impl<'a> Prover<'a> {
             if limits.cancelled() {
                 return None;
             }
-            slot = self
-                .idle
-                .wait_timeout(slot, WAIT)
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .0;
+            slot = wait_on(&self.idle, slot, WAIT);
         }
         let taken = std::mem::replace(&mut *slot, Slot::Busy);
         drop(slot);
@@ -424,10 +420,23 @@ impl<'a> Prover<'a> {
 
 /// A poisoned lock only means a thread panicked, and the panic reaches the
 /// caller when the scope joins it: what it guards is still good to read.
-pub(super) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Waits until `condvar` is told or `timeout` is over, whichever comes
+/// first; a poisoned lock as in [`lock`].
+pub(super) fn wait_on<'g, T>(
+    condvar: &Condvar,
+    guard: MutexGuard<'g, T>,
+    timeout: Duration,
+) -> MutexGuard<'g, T> {
+    condvar
+        .wait_timeout(guard, timeout)
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .0
 }
 
 /// What a finished attempt means for the search: go on with the next one,
