@@ -8,7 +8,7 @@
 //! two to each other.
 
 use super::{ABOVE_LEN, FLOOR, NOTHING, REGISTER};
-use crate::cards::CARDS;
+use crate::cards::{CARDS, Card, SUIT_CARDS};
 
 #[cfg(not(target_arch = "x86_64"))]
 pub(super) use portable::{card_bits, top_bits};
@@ -17,6 +17,19 @@ pub(super) use sse2::{card_bits, top_bits};
 
 /// Every card, a bit per card.
 pub(super) const ALL_CARDS: u64 = (1 << CARDS) - 1;
+
+/// The cards, a bit per card, of lower rank than `card`: card numbers grow
+/// with rank, four to a rank (SPEC §2).
+#[inline]
+pub(super) fn lower_ranks(card: Card) -> u64 {
+    (1u64 << (card & !3)) - 1
+}
+
+/// The cards, a bit per card, of the suit of `card` and lower rank.
+#[inline]
+pub(super) fn lower_of_suit(card: Card) -> u64 {
+    (SUIT_CARDS << (card % 4)) & lower_ranks(card)
+}
 
 /// Cards by where they lie, a bit per card.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

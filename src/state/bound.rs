@@ -39,15 +39,9 @@
 //! continuation wins in fewer moves: the bound is admissible, and 0 when
 //! the position is won.
 
-use super::bits::card_bits;
+use super::bits::{card_bits, lower_of_suit};
 use super::{Dest, Move, State};
 use crate::cards::{CARDS, Card, KING, SUIT_CARDS, SUITS, rank};
-
-/// The cards, a bit per card, of the suit of `card` and lower rank.
-#[inline]
-fn lower_of_suit(card: Card) -> u64 {
-    (SUIT_CARDS << (card % 4)) & ((1u64 << (card & !3)) - 1)
-}
 
 /// The cards, a bit per card, of the suit of `card` and higher rank.
 #[inline]

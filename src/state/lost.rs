@@ -78,9 +78,9 @@
 //! [`Rules::dead_run_length`]: crate::rules::Rules::dead_run_length
 
 use super::automatic::up_bits;
-use super::bits::{ALL_CARDS, card_bits, top_bits};
+use super::bits::{ALL_CARDS, card_bits, lower_of_suit, lower_ranks, top_bits};
 use super::{Dest, FLOOR, Move, NOTHING, State};
-use crate::cards::{CARDS, Card, KING, SUIT_CARDS, SUITS, card_of, rank, suit};
+use crate::cards::{CARDS, Card, KING, SUITS, card_of, rank};
 
 #[cfg(test)]
 mod tests;
@@ -101,6 +101,16 @@ pub struct Survey {
     /// move again over a lower card of its suit, so the column can never
     /// be cleared and the position is lost.
     pub dead_run: bool,
+}
+
+/// Whether `card`, over the cards `beneath` it in its column, lies above
+/// a lower card of any suit, and above a lower card of its own suit.
+#[inline]
+fn lies_over_lower(card: Card, beneath: u64) -> (bool, bool) {
+    (
+        beneath & lower_ranks(card) != 0,
+        beneath & lower_of_suit(card) != 0,
+    )
 }
 
 /// A position's inversions card by card ([`State::inversions`]).
@@ -131,11 +141,11 @@ impl Inversions {
         if let Dest::Card(onto) = mv.dest
             && child.below[card as usize] == onto
         {
-            let lower = self.column[onto as usize] & ((1u64 << (card & !3)) - 1);
-            if lower != 0 {
+            let (over_any, over_own) = lies_over_lower(card, self.column[onto as usize]);
+            if over_any {
                 any |= moved;
             }
-            if lower & (SUIT_CARDS << suit(card)) != 0 {
+            if over_own {
                 own |= moved;
             }
         }
@@ -168,12 +178,9 @@ impl State {
             let mut under = NOTHING;
             let mut card = bottom;
             loop {
-                // Card numbers grow with rank: the bits below `card`'s rank
-                // are the lower cards, and every fourth of them its suit's.
                 run = if under == card + 4 { run + 1 } else { 1 };
-                let lower = beneath & ((1u64 << (card & !3)) - 1);
-                let own = lower & (SUIT_CARDS << suit(card)) != 0;
-                survey.any_inversions += (lower != 0) as usize;
+                let (over_any, own) = lies_over_lower(card, beneath);
+                survey.any_inversions += over_any as usize;
                 survey.own_suit_inversions += own as usize;
                 if own && only_onto_higher && !self.has_open_parent(card, beneath) {
                     survey.stuck = true;
@@ -239,11 +246,11 @@ impl State {
             let mut beneath = 0u64;
             loop {
                 let bit = 1u64 << card;
-                let lower = beneath & ((1u64 << (card & !3)) - 1);
-                if lower != 0 {
+                let (over_any, over_own) = lies_over_lower(card, beneath);
+                if over_any {
                     inversions.any |= bit;
                 }
-                if lower & (SUIT_CARDS << suit(card)) != 0 {
+                if over_own {
                     inversions.own |= bit;
                 }
                 beneath |= bit;

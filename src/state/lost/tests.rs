@@ -5,7 +5,7 @@
 use super::super::FOUNDATION;
 use super::super::testing::{initial, small, variant, walk, walk_from, winnable};
 use super::*;
-use crate::cards::CARDS;
+use crate::cards::{CARDS, suit};
 use crate::deal::Deal;
 use crate::rules::{GAMES, GameId};
 
