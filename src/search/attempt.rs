@@ -5,6 +5,7 @@
 //! admits each child that is new and not lost into the visited set and
 //! the frontier.
 
+use std::cell::OnceCell;
 use std::collections::TryReserveError;
 use std::time::Instant;
 
@@ -255,9 +256,10 @@ impl<'a, F: Frontier> Attempt<'a, F> {
         if self.make_room(children.len()).is_err() {
             return Some(Outcome::GaveUp(Limit::Memory));
         }
-        let inversions = state.inversions();
+        // Worked out for the first new child: often none is new.
+        let inversions = OnceCell::new();
         for child in &children {
-            if let Some(outcome) = self.admit(&state, inversions.as_ref(), index, child) {
+            if let Some(outcome) = self.admit(&state, &inversions, index, child) {
                 return Some(outcome);
             }
         }
@@ -266,12 +268,12 @@ impl<'a, F: Frontier> Attempt<'a, F> {
     }
 
     /// Stores and queues a child of the position `parent` (`state`, with
-    /// its [`State::inversions`] where the game has them) unless it is
-    /// stored already or lost; a won child ends the attempt.
+    /// its [`State::inversions`] once asked for) unless it is stored
+    /// already or lost; a won child ends the attempt.
     fn admit(
         &mut self,
         state: &State,
-        inversions: Option<&Inversions>,
+        inversions: &OnceCell<Option<Inversions>>,
         parent: u32,
         (mv, child, key_hash): &Child,
     ) -> Option<Outcome> {
@@ -288,7 +290,7 @@ impl<'a, F: Frontier> Attempt<'a, F> {
         // Lost positions are never stored: the cheap tests of the survey
         // first, then the closure that finds chains of blocked cards
         // (Midnight Oil, Baker's Dozen).
-        let survey = match inversions {
+        let survey = match inversions.get_or_init(|| state.inversions()) {
             Some(inversions) => inversions.survey_after(state, mv, child),
             None => child.survey(),
         };
