@@ -28,7 +28,9 @@ pub(super) fn run(
     order: &Order,
     progress: Option<Progress>,
 ) -> Report {
-    begin(deal, root, limits, order).resume(limits.clone(), progress)
+    let mut attempt = begin(deal, root, limits, order);
+    attempt.last_turn(limits.max_states);
+    attempt.resume(limits.clone(), progress)
 }
 
 /// An attempt of any ordering, held where it is made: no allocation that
@@ -53,6 +55,18 @@ impl AnyAttempt<'_> {
             AnyAttempt::Stack(a) => a.resume(limits, progress),
             AnyAttempt::SplitBuckets(a) => a.resume(limits, progress),
             AnyAttempt::SplitStack(a) => a.resume(limits, progress),
+        }
+    }
+
+    /// Says that the next turn, under a budget of `max_states`, is the
+    /// last: its visited set will hold no more (see
+    /// [`Visited::expect_at_most`]).
+    pub(super) fn last_turn(&mut self, max_states: u64) {
+        match self {
+            AnyAttempt::Buckets(a) => a.visited.expect_at_most(max_states),
+            AnyAttempt::Stack(a) => a.visited.expect_at_most(max_states),
+            AnyAttempt::SplitBuckets(a) => a.visited.expect_at_most(max_states),
+            AnyAttempt::SplitStack(a) => a.visited.expect_at_most(max_states),
         }
     }
 }

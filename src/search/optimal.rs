@@ -85,7 +85,11 @@ pub(super) fn shortest(
         progress,
         start: Instant::now(),
         decoder: KeyDecoder::new(deal),
-        visited: Visited::new(limits.max_states),
+        visited: {
+            let mut visited = Visited::new(limits.max_states);
+            visited.expect_at_most(limits.max_states);
+            visited
+        },
         moves_to: Vec::new(),
         parents: Vec::new(),
         open: Open::default(),

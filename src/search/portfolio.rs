@@ -384,20 +384,21 @@ impl<'a> Prover<'a> {
     }
 
     /// Runs the prover's turn: under `limits`, begun with `order` from
-    /// `root` the first time. When another thread has it: `None`, or with
-    /// `wait`, once that thread is done (`None` if the search is stopped
-    /// meanwhile).
+    /// `root` the first time. When another thread has it: `None`, or for
+    /// the `last` turn, once that thread is done (`None` if the search is
+    /// stopped meanwhile). The last turn's budget is final: the prover's
+    /// table is sized to it.
     pub(super) fn turn(
         &self,
         deal: &Deal,
         root: &'a State,
         order: &Order,
         limits: &Limits,
-        wait: bool,
+        last: bool,
         progress: Option<Progress>,
     ) -> Option<Report> {
         let mut slot = lock(&self.slot);
-        while wait && matches!(*slot, Slot::Busy) {
+        while last && matches!(*slot, Slot::Busy) {
             if limits.cancelled() {
                 return None;
             }
@@ -410,6 +411,9 @@ impl<'a> Prover<'a> {
             Slot::Idle(prover) => prover,
             Slot::Busy => return None,
         };
+        if last {
+            prover.last_turn(limits.max_states);
+        }
         let report = prover.resume(limits.clone(), progress);
         self.held.fetch_max(limits.max_states, Ordering::Relaxed);
         *lock(&self.slot) = Slot::Idle(prover);
@@ -560,7 +564,7 @@ impl<'a> Portfolio<'_, '_, 'a> {
         let report = self.attempt(|progress| {
             if planned.resume {
                 prover
-                    .turn(deal, root, planned.order, &attempt, false, progress)
+                    .turn(deal, root, planned.order, &attempt, planned.last, progress)
                     .expect("one thread: the prover is never busy")
             } else {
                 attempt::run(deal, root, &attempt, planned.order, progress)

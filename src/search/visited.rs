@@ -81,10 +81,19 @@ pub const MAX_STATES: u64 = INDEX_MASK as u64 - 1;
 /// Slots of a new table.
 const FIRST_TABLE_SLOTS: usize = 1 << 12;
 /// The table grows once one more key would fill more than this share of
-/// its slots, ...
+/// its slots: to the next power of 2 (twice its length, mostly), or to
+/// what the most positions the search may store need (see
+/// [`Visited::expect_at_most`]) when that is less. A search stopped by
+/// `--max-states` then holds a table filled near this share, not one
+/// doubled for positions it will never store (at the default 50 M
+/// positions: 286 MB instead of 537 MB). Smaller steps all along would
+/// keep every search's table that full, but each step rebuilds the table
+/// from the store, one cache miss a position: growing by a quarter at 80%
+/// cost 15 to 35% of the time of long searches.
 const MAX_LOAD_PERCENT: usize = 70;
-/// ... by this factor (a power of 2 keeps the length one).
-const TABLE_GROWTH: usize = 2;
+/// Positions a search may store beyond its limit: the children of the
+/// position whose expansion reached it.
+const OVERSHOOT: usize = 1 << 10;
 
 #[inline]
 pub(super) fn hash(key: &Key) -> u64 {
@@ -101,9 +110,12 @@ pub(super) fn hash(key: &Key) -> u64 {
 pub(super) struct Visited {
     entries: Vec<Entry>,
     /// Per slot: 0 when empty, else `index + 1` into `entries` in the low
-    /// [`INDEX_BITS`] bits and the key hash's tag above them. Length is a
-    /// power of 2.
+    /// [`INDEX_BITS`] bits and the key hash's tag above them. Any length
+    /// (see [`first_slot`]), so that its last growth can stop short.
     table: Vec<u32>,
+    /// The most positions the search may store, once it is known: see
+    /// [`Visited::expect_at_most`].
+    most: Option<usize>,
 }
 
 /// Where a key is, or where it would go, in the visited set.
@@ -117,8 +129,7 @@ pub(super) enum Probe {
 /// whose stored position `is_it` accepts.
 #[inline]
 fn walk(table: &[u32], hash: u64, mut is_it: impl FnMut(u32) -> bool) -> Probe {
-    let mask = table.len() - 1;
-    let mut slot = first_slot(hash, mask);
+    let mut slot = first_slot(hash, table.len());
     let tag = ((hash >> (u64::BITS - TAG_BITS)) as u32) << INDEX_BITS;
     loop {
         let at = table[slot];
@@ -128,14 +139,21 @@ fn walk(table: &[u32], hash: u64, mut is_it: impl FnMut(u32) -> bool) -> Probe {
         if at & !INDEX_MASK == tag && is_it((at & INDEX_MASK) - 1) {
             return Probe::Found;
         }
-        slot = (slot + 1) & mask;
+        slot += 1;
+        if slot == table.len() {
+            slot = 0;
+        }
     }
 }
 
-/// The slot where the walk for a key of this hash starts.
+/// The slot where the walk for a key of this hash starts, among `slots`:
+/// 32 bits of the hash scaled to the table's length (a multiply and a
+/// shift, where a power-of-2 length would take a mask: no slower within
+/// the noise of long searches), so that any length up to 2^32 serves.
 #[inline]
-fn first_slot(hash: u64, mask: usize) -> usize {
-    (hash >> SLOT_SHIFT) as usize & mask
+fn first_slot(hash: u64, slots: usize) -> usize {
+    debug_assert!(slots as u64 <= 1 << 32);
+    (((hash >> SLOT_SHIFT) as u32 as u64 * slots as u64) >> 32) as usize
 }
 
 /// Asks the processor to start loading the cache line at `at`.
@@ -165,7 +183,18 @@ impl Visited {
         Visited {
             entries,
             table: vec![0; FIRST_TABLE_SLOTS],
+            most: None,
         }
+    }
+
+    /// Says that the search will store at most `most` positions (and the
+    /// children of the last one expanded): the table never grows beyond
+    /// what they need. Only for a budget that will not be raised: a table
+    /// sized to a budget that then grows is rebuilt once more than it would
+    /// have been (measured: 5% of the time of a long FreeCell proof when
+    /// every turn of the prover was capped).
+    pub(super) fn expect_at_most(&mut self, most: u64) {
+        self.most = Some(most.min(MAX_STATES) as usize + OVERSHOOT);
     }
 
     /// Makes room for `n` more positions in the store and the table, so
@@ -173,10 +202,17 @@ impl Visited {
     /// runs out, fails with the set unchanged.
     pub(super) fn make_room(&mut self, n: usize) -> Result<(), TryReserveError> {
         self.entries.try_reserve(n)?;
-        let mut slots = self.table.len();
-        while (self.entries.len() + n) * 100 > slots * MAX_LOAD_PERCENT {
-            slots *= TABLE_GROWTH;
-        }
+        let needed = self.entries.len() + n;
+        let slots_for = |positions: usize| positions * 100 / MAX_LOAD_PERCENT + 1;
+        let slots = if needed * 100 <= self.table.len() * MAX_LOAD_PERCENT {
+            self.table.len()
+        } else {
+            let doubled = slots_for(needed).next_power_of_two();
+            match self.most {
+                Some(most) if needed <= most => doubled.min(slots_for(most)),
+                _ => doubled,
+            }
+        };
         if slots > self.table.len() {
             self.grow_to(slots)?;
         }
@@ -215,7 +251,7 @@ impl Visited {
     /// of this [`hash`].
     #[inline]
     pub(super) fn prefetch(&self, hash: u64) {
-        let slot = first_slot(hash, self.table.len() - 1);
+        let slot = first_slot(hash, self.table.len());
         prefetch_line(self.table.as_ptr().wrapping_add(slot));
     }
 
@@ -270,19 +306,22 @@ impl Visited {
         })
     }
 
-    /// Replaces the table by one of `slots` slots, built before the old one
-    /// is dropped: the old table stays when there is no memory for it.
+    /// Makes the table `slots` long and refills it from the store, which
+    /// holds every key: the old slots are not needed, so the table grows
+    /// in place (a large block is remapped, not copied) and the old and
+    /// new tables never take memory at once. When there is no memory for
+    /// the longer table, the table is left as it was.
     fn grow_to(&mut self, slots: usize) -> Result<(), TryReserveError> {
-        let mut table = Vec::new();
-        table.try_reserve_exact(slots)?;
-        table.resize(slots, 0);
+        self.table.try_reserve_exact(slots - self.table.len())?;
+        self.table.clear();
+        self.table.resize(slots, 0);
+        let table = &mut self.table;
         for (i, entry) in self.entries.iter().enumerate() {
             // Every key is stored once: only the vacant slot is wanted.
-            if let Probe::Vacant { slot, tag } = walk(&table, hash(&entry.key()), |_| false) {
+            if let Probe::Vacant { slot, tag } = walk(table, hash(&entry.key()), |_| false) {
                 table[slot] = tag | (i as u32 + 1);
             }
         }
-        self.table = table;
         Ok(())
     }
 
@@ -327,6 +366,54 @@ mod tests {
         }
         assert_eq!(MAX_DEPTH, 127);
         assert_eq!(std::mem::size_of::<Entry>(), 24);
+    }
+
+    #[test]
+    fn a_walk_from_the_last_slot_of_any_length_wraps_to_the_first() {
+        for slots in [5, 4096, 5000, 1 << 20] {
+            // The largest 32 bits the slot is taken from: the last slot.
+            let hash = (u32::MAX as u64) << SLOT_SHIFT;
+            assert_eq!(first_slot(hash, slots), slots - 1);
+            assert_eq!(first_slot(0, slots), 0);
+            let mut table = vec![0; slots];
+            // Taken, by a position of another tag.
+            table[slots - 1] = (1 << INDEX_BITS) | 1;
+            assert!(matches!(
+                walk(&table, hash, |_| true),
+                Probe::Vacant { slot: 0, .. }
+            ));
+        }
+    }
+
+    #[test]
+    fn a_table_sized_to_its_budget_fills_past_it_and_keeps_every_key() {
+        let key = |i: u64| Key::from_words([i.wrapping_mul(0x9E37_79B9_7F4A_7C15), i, 7]);
+        let mut capped = Visited::new(0);
+        let mut doubling = Visited::new(0);
+        let most = 100_000u64;
+        capped.expect_at_most(most);
+        for i in 0..most {
+            assert_eq!(capped.insert(&key(i), 0, 0), Ok(Some(i as u32)));
+            assert_eq!(doubling.insert(&key(i), 0, 0), Ok(Some(i as u32)));
+        }
+        // Doubled to the next power of 2; the budget's table is not.
+        assert_eq!(doubling.table.len(), 1 << 18);
+        let slots = capped.table.len();
+        assert!(!slots.is_power_of_two(), "{slots}");
+        assert_eq!(
+            slots,
+            (most as usize + OVERSHOOT) * 100 / MAX_LOAD_PERCENT + 1
+        );
+        // Past the budget (a search that overshoots, or one misjudged):
+        // the table grows again, and no key is lost.
+        for i in most..3 * most {
+            assert_eq!(capped.insert(&key(i), 0, 0), Ok(Some(i as u32)));
+        }
+        assert!(capped.table.len() > slots);
+        for i in 0..3 * most {
+            assert_eq!(capped.insert(&key(i), 1, 1), Ok(None));
+            assert_eq!(capped.index_of(&key(i), hash(&key(i))), Some(i as u32));
+        }
     }
 
     #[test]
