@@ -352,6 +352,10 @@ impl State {
     /// move").
     #[inline]
     pub fn is_blocked_after(&self, mv: Move, child: &State) -> bool {
+        // Only these games have the closure: spare the others the host walk.
+        if !child.rules.only_onto_higher() {
+            return false;
+        }
         if let Dest::Card(_) = mv.dest
             && child.score() == self.score()
             && rank(mv.card) < KING
