@@ -127,32 +127,48 @@ pub struct Inversions {
 
 impl Inversions {
     /// The [`Survey`] of `child`, the position `mv` leads to from the
-    /// position of these inversions, `parent`. A move changes the place of
-    /// one card, and the foundation moves after it take top cards away:
+    /// position of these inversions, `parent`, which must not hold a stuck
+    /// card (every position the search stores). A move changes the place
+    /// of one card, and the foundation moves after it take top cards away:
     /// every other card keeps the cards beneath it, and with them its
     /// inversions. The moved card lies on the cards of its target's column
     /// (none in an empty column, a register or on the foundation).
+    ///
+    /// Stuck cards (the module doc), in the games that look for them: when
+    /// nothing went up, every card but the moved one also keeps what it
+    /// may be built on where it was (the moved card was a top and is one
+    /// again, beneath no card either way; the foundation is the same), so
+    /// only the moved card can be stuck, over the cards of its new column.
+    /// When a card went up, a card whose last open parent it was may be
+    /// stuck now: the child is walked.
     #[inline]
     pub fn survey_after(&self, parent: &State, mv: Move, child: &State) -> Survey {
+        let only_onto_higher = child.rules.only_onto_higher();
+        if only_onto_higher && child.foundation != parent.foundation {
+            return child.survey();
+        }
         let card = mv.card;
         let moved = 1u64 << card;
         let gone = moved | (up_bits(&child.foundation) & !up_bits(&parent.foundation));
         let (mut own, mut any) = (self.own & !gone, self.any & !gone);
+        let mut stuck = false;
         if let Dest::Card(onto) = mv.dest
             && child.below[card as usize] == onto
         {
-            let (over_any, over_own) = lies_over_lower(card, self.column[onto as usize]);
+            let beneath = self.column[onto as usize];
+            let (over_any, over_own) = lies_over_lower(card, beneath);
             if over_any {
                 any |= moved;
             }
             if over_own {
                 own |= moved;
+                stuck = only_onto_higher && !child.has_open_parent(card, beneath);
             }
         }
         Survey {
             own_suit_inversions: own.count_ones() as usize,
             any_inversions: any.count_ones() as usize,
-            stuck: false,
+            stuck,
             dead_run: false,
         }
     }
@@ -221,7 +237,7 @@ impl State {
     /// The inversions of this position card by card, from one walk, for
     /// the [`Survey`] of each of its children without a walk of their own
     /// ([`Inversions::survey_after`]); `None` where the survey also looks
-    /// for stuck cards or dead runs, which a child must be walked for.
+    /// for dead runs, which a child must be walked for.
     ///
     /// A search stores more positions than it expands (FreeCell 1..2000:
     /// 17.9 M stored, 12.6 M expanded; a small search several times more),
@@ -233,7 +249,7 @@ impl State {
     /// --fast`; same runs).
     #[inline]
     pub fn inversions(&self) -> Option<Inversions> {
-        if self.rules.only_onto_higher() || self.rules.dead_run_length().is_some() {
+        if self.rules.dead_run_length().is_some() {
             return None;
         }
         let mut inversions = Inversions {
