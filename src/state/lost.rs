@@ -134,22 +134,21 @@ impl Inversions {
     /// inversions. The moved card lies on the cards of its target's column
     /// (none in an empty column, a register or on the foundation).
     ///
-    /// Stuck cards (the module doc), in the games that look for them: when
-    /// nothing went up, every card but the moved one also keeps what it
-    /// may be built on where it was (the moved card was a top and is one
-    /// again, beneath no card either way; the foundation is the same), so
-    /// only the moved card can be stuck, over the cards of its new column.
-    /// When a card went up, a card whose last open parent it was may be
-    /// stuck now: the child is walked.
+    /// Stuck cards (the module doc), in the games that look for them: every
+    /// card but the moved one keeps the cards beneath it, so whether a card
+    /// it may be built on lies beneath it does not change either (the
+    /// moved card was a top and is one again, beneath no card either way);
+    /// what changes is which of those are on the foundation. So a card can
+    /// only have become stuck if it is the moved card, over the cards of
+    /// its new column, or lies over a lower card of its suit and may be
+    /// built on a card that just went up: each of those is tested over the
+    /// cards beneath it, and no other card is stuck (the parent has none).
     #[inline]
     pub fn survey_after(&self, parent: &State, mv: Move, child: &State) -> Survey {
-        let only_onto_higher = child.rules.only_onto_higher();
-        if only_onto_higher && child.foundation != parent.foundation {
-            return child.survey();
-        }
         let card = mv.card;
         let moved = 1u64 << card;
-        let gone = moved | (up_bits(&child.foundation) & !up_bits(&parent.foundation));
+        let went_up = up_bits(&child.foundation) & !up_bits(&parent.foundation);
+        let gone = moved | went_up;
         let (mut own, mut any) = (self.own & !gone, self.any & !gone);
         let mut stuck = false;
         if let Dest::Card(onto) = mv.dest
@@ -162,7 +161,15 @@ impl Inversions {
             }
             if over_own {
                 own |= moved;
-                stuck = only_onto_higher && !child.has_open_parent(card, beneath);
+                stuck = child.rules.only_onto_higher() && !child.has_open_parent(card, beneath);
+            }
+        }
+        if child.rules.only_onto_higher() && went_up != 0 {
+            let mut lost_a_parent = child.rules.build.children_of(went_up) & own & !moved;
+            while lost_a_parent != 0 && !stuck {
+                let c = lost_a_parent.trailing_zeros() as Card;
+                lost_a_parent &= lost_a_parent - 1;
+                stuck = !child.has_open_parent(c, child.cards_beneath(c));
             }
         }
         Survey {
@@ -217,6 +224,18 @@ impl State {
             }
         }
         survey
+    }
+
+    /// The cards beneath `card` in its column, a bit per card.
+    #[inline]
+    fn cards_beneath(&self, card: Card) -> u64 {
+        let mut beneath = 0u64;
+        let mut under = self.below[card as usize];
+        while (under as usize) < CARDS {
+            beneath |= 1 << under;
+            under = self.below[under as usize];
+        }
+        beneath
     }
 
     /// Whether `card` has a card it may be built on that is neither on the
