@@ -77,11 +77,21 @@ fn progress(s: &Stats) -> String {
     )
 }
 
+/// Positions held at once from which the summary gives the memory per
+/// position: below, the process's fixed few MB would dominate the figure
+/// (17 positions in 3 MB is not 196 608 B a position).
+const PER_POSITION_FROM: u64 = 1_000_000;
+
 /// The figures of a finished search, for the line before the verdict.
 fn summary(id: GameId, s: &Stats) -> String {
     let peak = crate::memory::peak().unwrap_or(0);
+    let per_position = if s.peak_stored >= PER_POSITION_FROM {
+        format!(" ({} B/position)", peak / s.peak_stored)
+    } else {
+        String::new()
+    };
     format!(
-        "{id}: {} positions stored, {} expanded, {:.3} s, {} search{}, peak memory {} MB for {} positions at once ({} B/position)",
+        "{id}: {} positions stored, {} expanded, {:.3} s, {} search{}, peak memory {} MB for {} positions at once{per_position}",
         s.stored,
         s.expanded,
         s.elapsed.as_secs_f64(),
@@ -89,7 +99,6 @@ fn summary(id: GameId, s: &Stats) -> String {
         if s.attempts == 1 { "" } else { "es" },
         peak >> 20,
         s.peak_stored,
-        peak / s.peak_stored.max(1)
     )
 }
 

@@ -158,6 +158,36 @@ fn an_exhaustive_search_without_solution_says_insoluble() {
 }
 
 #[test]
+fn the_memory_per_position_is_given_only_where_it_means_something() {
+    // 17 positions in the process's fixed few MB: no figure per position.
+    let dir = TempDir::new("per-position");
+    let file = dir.join("mo1.sol");
+    let r = run(["mo.1", "-search", file.to_str().unwrap()]);
+    assert!(r.stdout.contains("positions at once:"), "{r:?}");
+    assert!(!r.stdout.contains("B/position"), "{r:?}");
+    // A million positions at once: the figure is the store's.
+    let r = run([
+        "bd.1797",
+        "-search",
+        file.to_str().unwrap(),
+        "--max-states",
+        "1000000",
+        "--jobs",
+        "1",
+        "--fast",
+    ]);
+    assert_eq!(r.verdict(), ("ECHEC", 1), "{r:?}");
+    let per_position = r
+        .stdout
+        .split(" B/position")
+        .next()
+        .and_then(|s| s.rsplit('(').next())
+        .and_then(|n| n.parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("no B/position in {r:?}"));
+    assert!((20..=60).contains(&per_position), "{r:?}");
+}
+
+#[test]
 fn a_forgetting_distance_or_a_timeout_is_never_a_proof() {
     let dir = TempDir::new("cuts");
     let file = dir.join("st35.sol");
