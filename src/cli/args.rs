@@ -9,8 +9,8 @@ use clap::{Arg, Command, CommandFactory, FromArgMatches, Parser};
 
 use super::help;
 use crate::search::{
-    BYTES_PER_POSITION, DEFAULT_MAX_STATES, Limits, MIN_DEFAULT_MAX_STATES, SHORTEN_CAP,
-    SHORTEN_FLOOR, SHORTEN_SHARE_DIVISOR, SHORTEN_SQUARE_DIVISOR, SHORTEN_TIME_CAP,
+    BYTES_PER_POSITION, DEFAULT_MAX_STATES, Limits, MAX_STATES, MIN_DEFAULT_MAX_STATES,
+    SHORTEN_CAP, SHORTEN_FLOOR, SHORTEN_SHARE_DIVISOR, SHORTEN_SQUARE_DIVISOR, SHORTEN_TIME_CAP,
 };
 
 /// The heading of the search limits in `--help`.
@@ -115,7 +115,7 @@ fn command() -> Command {
             arg.help(format!(
                 "Give up after storing N positions [default: {max_states}: half the memory \
                  free now, at {BYTES_PER_POSITION} B a position, kept between \
-                 {MIN_DEFAULT_MAX_STATES} and {DEFAULT_MAX_STATES}]"
+                 {MIN_DEFAULT_MAX_STATES} and {DEFAULT_MAX_STATES}; at most {MAX_STATES}]"
             ))
         })
         .mut_arg("jobs", |arg: Arg| {

@@ -10,7 +10,7 @@ use std::time::Duration;
 use super::args::RawArgs;
 use crate::foundation::Foundation;
 use crate::rules::GameId;
-use crate::search::{Length, Limits};
+use crate::search::{Length, Limits, MAX_STATES};
 use crate::xpat2;
 
 /// What the program is asked to do, every value checked.
@@ -266,16 +266,16 @@ fn jobs(text: &str) -> Result<usize, UsageError> {
     }
 }
 
+/// At most what the visited set can index ([`MAX_STATES`]): a larger
+/// limit would be met there, and the search would give up below the
+/// number the user asked for.
 fn max_states(text: &str) -> Result<u64, UsageError> {
     match text.parse::<u64>() {
-        Ok(n) if n > 0 => Ok(n),
+        Ok(n) if (1..=MAX_STATES).contains(&n) => Ok(n),
         _ => Err(invalid(
             "--max-states <N>",
             text,
-            &format!(
-                "expected a whole number of positions from 1 to {}",
-                u64::MAX
-            ),
+            &format!("expected a whole number of positions from 1 to {MAX_STATES}"),
         )),
     }
 }

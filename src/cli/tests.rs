@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::options::UsageError;
 use super::*;
-use crate::search::Limits;
+use crate::search::{Limits, MAX_STATES};
 use crate::xpat2::At;
 
 fn options(line: &str) -> Result<Options, String> {
@@ -70,6 +70,8 @@ fn limits_are_read_and_checked() {
         ("--max-states", "0"),
         ("--max-states", "-5"),
         ("--max-states", "ten"),
+        ("--max-states", "134217727"),
+        ("--max-states", "450000000"),
         ("--diff", "0"),
         ("--diff", "53"),
         ("--diff", "-1"),
@@ -85,6 +87,16 @@ fn limits_are_read_and_checked() {
     );
     refused("x fc.7 -search b --diff 0", "from 1 to 52");
     refused("x fc.7 -search b --max-states 0", "from 1 to");
+    // The most the visited set holds is accepted, one more is not: a
+    // larger limit would stop the search below what was asked.
+    assert_eq!(
+        search_limits(&format!("x fc.7 -search b --max-states {MAX_STATES}")).max_states,
+        MAX_STATES
+    );
+    refused(
+        &format!("x fc.7 -search b --max-states {}", MAX_STATES + 1),
+        &format!("from 1 to {MAX_STATES}"),
+    );
 }
 
 #[test]
