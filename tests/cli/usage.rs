@@ -1,7 +1,7 @@
 //! Bad arguments, bad files and the help: exit 3 and one line, or exit 0.
 
 use xpat_solver::rules::GAMES;
-use xpat_solver::search::{DEFAULT_MAX_STATES, MIN_DEFAULT_MAX_STATES};
+use xpat_solver::search::{DEFAULT_MAX_STATES, MAX_STATES, MIN_DEFAULT_MAX_STATES};
 
 use crate::assert_usage_error;
 use crate::common::{TempDir, run, solutions_dir};
@@ -172,7 +172,8 @@ fn help_lists_every_game_and_the_limits_defaults() {
 
 /// Each limit is refused where it cannot mean anything, before any search:
 /// a time that a `Duration` cannot hold (it aborted, exit 134), a distance
-/// or a number of positions of 0 (an instant ECHEC).
+/// or a number of positions of 0 (an instant ECHEC), more positions than
+/// the visited set can index.
 #[test]
 fn search_limits_out_of_range_are_usage_errors() {
     let dir = TempDir::new("limits");
@@ -181,6 +182,7 @@ fn search_limits_out_of_range_are_usage_errors() {
     let seconds = "expected a positive number of seconds";
     let cards = "expected a whole number of cards from 1 to 52";
     let positions = "expected a whole number of positions from 1 to";
+    let past_the_most = (MAX_STATES + 1).to_string();
     let cases = [
         ("--timeout", "1e20", seconds),
         ("--timeout", "1e308", seconds),
@@ -193,6 +195,9 @@ fn search_limits_out_of_range_are_usage_errors() {
         ("--diff", "-1", cards),
         ("--max-states", "0", positions),
         ("--max-states", "-5", positions),
+        // One past what the visited set indexes: it would have stopped
+        // there, below the number asked for.
+        ("--max-states", past_the_most.as_str(), positions),
         (
             "--jobs",
             "0",
