@@ -9,6 +9,7 @@ use std::cell::OnceCell;
 use std::collections::TryReserveError;
 use std::time::Instant;
 
+use super::beam::Beam;
 use super::frontier::{Buckets, Frontier, Stack};
 use super::order::{Kind, Order};
 use super::path::{path_to, shorten};
@@ -40,6 +41,7 @@ pub(super) enum AnyAttempt<'a> {
     Stack(Attempt<'a, Stack>),
     SplitBuckets(Attempt<'a, Split<Buckets>>),
     SplitStack(Attempt<'a, Split<Stack>>),
+    Beam(Attempt<'a, Beam>),
 }
 
 impl AnyAttempt<'_> {
@@ -55,6 +57,7 @@ impl AnyAttempt<'_> {
             AnyAttempt::Stack(a) => a.resume(limits, progress),
             AnyAttempt::SplitBuckets(a) => a.resume(limits, progress),
             AnyAttempt::SplitStack(a) => a.resume(limits, progress),
+            AnyAttempt::Beam(a) => a.resume(limits, progress),
         }
     }
 
@@ -67,6 +70,7 @@ impl AnyAttempt<'_> {
             AnyAttempt::Stack(a) => a.visited.expect_at_most(max_states),
             AnyAttempt::SplitBuckets(a) => a.visited.expect_at_most(max_states),
             AnyAttempt::SplitStack(a) => a.visited.expect_at_most(max_states),
+            AnyAttempt::Beam(a) => a.visited.expect_at_most(max_states),
         }
     }
 }
@@ -100,6 +104,10 @@ pub(super) fn begin<'a>(
             order,
             Split::new(split, Stack::new(dive)),
         )),
+        (Kind::Beam, _) => {
+            let beam = Beam::for_budget(limits.max_states);
+            AnyAttempt::Beam(Attempt::new(deal, root, limits, order, beam))
+        }
     }
 }
 
@@ -225,6 +233,10 @@ impl<'a, F: Frontier> Attempt<'a, F> {
         }
         if self.cut {
             Outcome::GaveUp(Limit::Forgotten)
+        } else if self.frontier.forgot() {
+            // A spent beam: like an attempt at its budget, it leaves the
+            // deal to the next one.
+            Outcome::GaveUp(Limit::States)
         } else {
             Outcome::Insoluble
         }

@@ -33,6 +33,11 @@ pub(super) trait Frontier {
     /// returns how many.
     fn forget_below(&mut self, floor: usize) -> u64;
     fn waiting(&self) -> u64;
+    /// Whether it dropped positions it was given, so that its being empty
+    /// proves nothing: a beam's (see [`super::beam`]).
+    fn forgot(&self) -> bool {
+        false
+    }
 }
 
 /// Highest tie-break value kept apart inside a score bucket.

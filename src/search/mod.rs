@@ -28,6 +28,7 @@
 //! `open`, its open list) instead of the portfolio.
 
 mod attempt;
+mod beam;
 mod frontier;
 #[cfg(test)]
 mod length_tests;

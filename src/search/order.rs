@@ -1,7 +1,8 @@
 //! The orderings of the portfolio: which stored position an attempt
 //! expands next. Any order keeps the search complete: it only chooses
 //! which stored position goes first, so an exhausted frontier is a proof
-//! whatever the weights and whatever the kind.
+//! whatever the weights and whatever the kind, but for a beam that
+//! dropped positions (see [`super::beam`]).
 
 use crate::cards::{KING, SUITS, card_of};
 use crate::state::{REGISTER, State, Survey};
@@ -40,6 +41,10 @@ pub(super) enum Kind {
     /// The children of the position just expanded go first (see
     /// [`super::frontier::Stack`]).
     DepthFirst(Dive),
+    /// One layer per move from the deal, the best of each kept, as many as
+    /// the attempt's budget allows (see [`super::beam`]): no proof once a
+    /// position is dropped.
+    Beam,
 }
 
 /// Which of the positions of equal score and tie-break a bucket gives

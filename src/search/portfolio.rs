@@ -171,6 +171,25 @@ const BLOCKERS: Order = Order {
     ..Order::BASE
 };
 
+/// The beam attempt of the split games (see [`super::beam`]): own-suit
+/// inversions as the tie-break inside a layer's score.
+pub(super) const BEAM: Order = Order {
+    next_blockers: 0,
+    kind: Kind::Beam,
+    ..Order::BASE
+};
+
+/// The round whose end brings the beam's turn, by its budget, and the
+/// beam's budget: one beam per search, 200 000 wide (see
+/// [`super::beam`]), after the second round, where the orderings have
+/// failed on a deal for good (Baker's Dozen 1..1000: none goes past it but
+/// bd.562 and bd.848). A beam's turn does not grow from round to round as
+/// the others' do: wider beams cost more than the rounds they delay
+/// (bd.2570, solved by the fourth round's orderings in 7 s, took 22 s
+/// behind beams of 320 000 and 700 000).
+const BEAM_AFTER: u64 = 80_000;
+pub(super) const BEAM_BUDGET: u64 = 200_000 * super::beam::STORED_PER_WIDTH;
+
 /// How often a thread waiting for the prover looks at the stop flag.
 const WAIT: Duration = Duration::from_millis(20);
 
@@ -247,6 +266,10 @@ pub(super) struct Schedule {
     held: u64,
     /// The prover's last turn was handed out.
     done: bool,
+    /// Whether beams take turns: in the split games.
+    beams: bool,
+    /// The budget of the beam turn due next, at the end of a round.
+    beam: Option<u64>,
 }
 
 impl Schedule {
@@ -276,6 +299,8 @@ impl Schedule {
             next: 0,
             held: 0,
             done: false,
+            beams: split,
+            beam: None,
         }
     }
 }
@@ -286,6 +311,17 @@ impl Iterator for Schedule {
     fn next(&mut self) -> Option<Planned> {
         if self.done {
             return None;
+        }
+        if let Some(budget) = self.beam.take() {
+            let budget = budget.min(self.max_states - self.held);
+            if budget >= FIRST_BUDGET {
+                return Some(Planned {
+                    order: &BEAM,
+                    budget,
+                    last: false,
+                    resume: false,
+                });
+            }
         }
         let prover = &PORTFOLIO[self.prover];
         if self.budget >= self.max_states {
@@ -338,6 +374,9 @@ impl Schedule {
     fn turn(&mut self) {
         self.next += 1;
         if self.next == self.orderings {
+            if self.beams && self.budget == BEAM_AFTER {
+                self.beam = Some(BEAM_BUDGET);
+            }
             self.next = 0;
             self.budget = self.budget.saturating_mul(BUDGET_GROWTH);
             if self.round[0] == self.prover {

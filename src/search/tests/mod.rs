@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use super::order::{Kind, Order};
-use super::portfolio::PORTFOLIO;
+use super::portfolio::{BEAM, BEAM_BUDGET, PORTFOLIO};
 use super::{Limits, Outcome, Stats, attempt, search, search_from};
 use crate::check::{Verdict, replay_moves};
 use crate::deal::{Deal, test_deal as deal};
@@ -344,8 +344,24 @@ fn the_schedule_splits_only_where_cards_go_onto_higher_ones() {
     use super::portfolio::Schedule;
     for (game, splits) in [("fc", false), ("st", false), ("mo", true), ("bd", true)] {
         let rules = deal(game, 1).id.rules;
-        let max = 10_000_000;
+        let max = 20_000_000;
         let plan: Vec<_> = Schedule::new(max, rules, false).collect();
+        // One beam's turn in the split games, after the second round,
+        // beside the prover's turn of that round within the limit.
+        let beams: Vec<usize> = (0..plan.len())
+            .filter(|&i| plan[i].order.kind == Kind::Beam)
+            .collect();
+        let per_round = PORTFOLIO.iter().filter(|o| splits || o.split == 0).count();
+        assert_eq!(beams, if splits { vec![2 * per_round] } else { vec![] });
+        for &i in &beams {
+            let beam = &plan[i];
+            assert!(!beam.last && !beam.resume && beam.budget == BEAM_BUDGET);
+            assert!(beam.budget + 1_280_000 <= max, "{game}");
+        }
+        let plan: Vec<_> = plan
+            .into_iter()
+            .filter(|p| p.order.kind != Kind::Beam)
+            .collect();
         let (last, rounds) = plan.split_last().unwrap();
         assert_eq!(rounds.iter().any(|p| p.order.split > 0), splits, "{game}");
         assert_eq!(last.order.split > 0, splits, "{game}");
@@ -354,7 +370,6 @@ fn the_schedule_splits_only_where_cards_go_onto_higher_ones() {
         // Rounds of 20 000, 80 000 and 320 000, the prover's turns to
         // 20 000, 1 280 000 and 5 120 000 (the next, 20 480 000, is the
         // last turn, after the first turn of the fourth round).
-        let per_round = PORTFOLIO.iter().filter(|o| splits || o.split == 0).count();
         assert_eq!(rounds.len(), 3 * per_round + 1, "{game}");
         let turns: Vec<(usize, u64)> = rounds
             .iter()
@@ -465,4 +480,48 @@ fn the_default_limit_follows_the_memory_within_its_bounds() {
         default,
         "read once per process"
     );
+}
+
+/// Why the portfolio has a beam: Baker's Dozen 64, which ordering 0 does
+/// not solve within 64 000 positions (nor twelve bucket orderings within
+/// 20 M, see the README), falls to a beam 1 000 wide within 6 000
+/// expansions; and its solution wins.
+#[test]
+fn a_beam_solves_what_one_frontier_does_not() {
+    let (d, limits) = beyond_ordering_0("bd", 64, 64_000);
+    let report = attempt::run(&d, &State::new(&d), &limits, &BEAM, None);
+    let Outcome::Solved(moves) = report.outcome else {
+        panic!("{:?}", report.outcome);
+    };
+    assert!(report.stats.expanded < 10_000, "{:?}", report.stats);
+    assert!(matches!(replay_moves(&d, &moves), Verdict::Won { .. }));
+}
+
+/// A beam that dropped positions proves nothing when it runs out; one
+/// wide enough to keep every position it met is a breadth-first search,
+/// and its proof stores what ordering 0's does.
+#[test]
+fn a_spent_beam_is_no_proof_and_a_beam_that_kept_all_is() {
+    for (game, seed) in [("st", 12), ("mo", 81811)] {
+        let d = deal(game, seed);
+        let root = State::new(&d);
+        let whole = attempt::run(&d, &root, &Limits::default(), &Order::FIRST, None);
+        assert_eq!(whole.outcome, Outcome::Insoluble, "{game}.{seed}");
+        let wide = attempt::run(&d, &root, &Limits::default(), &BEAM, None);
+        assert_eq!(wide.outcome, Outcome::Insoluble, "{game}.{seed}");
+        assert_eq!(wide.stats.stored, whole.stats.stored, "{game}.{seed}");
+        // 1 000 wide: its layers drop positions (Seahaven 12's budget is
+        // above its whole space), and it gives up.
+        let narrow = Limits {
+            max_states: 64_000,
+            ..Limits::default()
+        };
+        let spent = attempt::run(&d, &root, &narrow, &BEAM, None);
+        assert_eq!(
+            spent.outcome,
+            Outcome::GaveUp(super::Limit::States),
+            "{game}.{seed}"
+        );
+        assert!(spent.stats.stored < whole.stats.stored, "{game}.{seed}");
+    }
 }
