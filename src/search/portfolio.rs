@@ -182,11 +182,11 @@ pub(super) const BEAM: Order = Order {
 /// The round whose end brings the beam's turn, by its budget, and the
 /// beam's budget: one beam per search, 200 000 wide (see
 /// [`super::beam`]), after the second round, where the orderings have
-/// failed on a deal for good (Baker's Dozen 1..1000: none goes past it but
-/// bd.562 and bd.848). A beam's turn does not grow from round to round as
-/// the others' do: wider beams cost more than the rounds they delay
-/// (bd.2570, solved by the fourth round's orderings in 7 s, took 22 s
-/// behind beams of 320 000 and 700 000).
+/// failed on a deal for good (no deal of Baker's Dozen 1..1000 goes past
+/// it, so those searches are unchanged). A beam's turn does not grow from
+/// round to round as the others' do: wider beams cost more than the
+/// rounds they delay (bd.2570, solved by the fourth round's orderings in
+/// 7 s, took 22 s behind beams of 320 000 and 700 000).
 const BEAM_AFTER: u64 = 80_000;
 pub(super) const BEAM_BUDGET: u64 = 200_000 * super::beam::STORED_PER_WIDTH;
 
