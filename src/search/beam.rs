@@ -109,10 +109,9 @@ impl Frontier for Beam {
     fn forget_below(&mut self, floor: usize) -> u64 {
         let before = self.waiting();
         let keep = |&(score, _, _): &Waiting| score as usize >= floor;
-        let mut rest: Vec<Waiting> = self.layer.drain(self.at..).filter(keep).collect();
-        self.layer.clear();
-        self.layer.append(&mut rest);
+        self.layer.drain(..self.at);
         self.at = 0;
+        self.layer.retain(keep);
         self.next.retain(keep);
         before - self.waiting()
     }

@@ -268,8 +268,8 @@ pub(super) struct Schedule {
     done: bool,
     /// Whether beams take turns: in the split games.
     beams: bool,
-    /// The budget of the beam turn due next, at the end of a round.
-    beam: Option<u64>,
+    /// The beam's turn comes next: a round of [`BEAM_AFTER`] just ended.
+    beam_due: bool,
 }
 
 impl Schedule {
@@ -300,7 +300,7 @@ impl Schedule {
             held: 0,
             done: false,
             beams: split,
-            beam: None,
+            beam_due: false,
         }
     }
 }
@@ -312,8 +312,8 @@ impl Iterator for Schedule {
         if self.done {
             return None;
         }
-        if let Some(budget) = self.beam.take() {
-            let budget = budget.min(self.max_states - self.held);
+        if std::mem::take(&mut self.beam_due) {
+            let budget = BEAM_BUDGET.min(self.max_states - self.held);
             if budget >= FIRST_BUDGET {
                 return Some(Planned {
                     order: &BEAM,
@@ -374,9 +374,7 @@ impl Schedule {
     fn turn(&mut self) {
         self.next += 1;
         if self.next == self.orderings {
-            if self.beams && self.budget == BEAM_AFTER {
-                self.beam = Some(BEAM_BUDGET);
-            }
+            self.beam_due = self.beams && self.budget == BEAM_AFTER;
             self.next = 0;
             self.budget = self.budget.saturating_mul(BUDGET_GROWTH);
             if self.round[0] == self.prover {
