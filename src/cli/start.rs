@@ -4,9 +4,10 @@
 //! the search and the replay begin at its position, and the outputs
 //! (solution file, xpat2 save, web page) know what came before it.
 
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 
 use super::options::Game;
 use super::output::Shown;
@@ -29,6 +30,25 @@ pub(super) struct Player {
     pub followed: Follower,
 }
 
+/// The bytes of a save, read no further than its header announces (see
+/// [`xpat2_load::bytes_needed`]), and refused when that is more than
+/// [`xpat2_load::MAX_MOVE_BYTES`] of moves.
+fn read_save(path: &Path) -> Result<Vec<u8>> {
+    let mut file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    let head = xpat2_load::HEADER_BYTES as u64;
+    (&mut file).take(head).read_to_end(&mut bytes)?;
+    let more = xpat2_load::bytes_needed(&bytes) - head;
+    if more > xpat2_load::MAX_MOVE_BYTES {
+        bail!(
+            "its header announces {} moves, far more than any xpat2 game records",
+            more / 4
+        );
+    }
+    file.take(more).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 impl Start {
     /// The deal of `RULE.SEED` played by the foundation rule `foundation`,
     /// or the player's game of `--from-xpat2` (forced rules: the options
@@ -44,8 +64,8 @@ impl Start {
             }
             Game::Save(save) => save,
         };
-        let bytes = std::fs::read(save)
-            .with_context(|| format!("cannot read xpat2 save '{}'", Shown(save)))?;
+        let bytes =
+            read_save(save).with_context(|| format!("cannot read xpat2 save '{}'", Shown(save)))?;
         let player = xpat2_load::read(&bytes)
             .and_then(|saved| {
                 let followed = xpat2_load::follow(&saved)?;

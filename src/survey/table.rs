@@ -9,7 +9,7 @@
 //! and its deal is redone, so each deal ends up in the file exactly once.
 
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::row::{HEADER, Row, WIDE_HEADER};
@@ -97,9 +97,7 @@ impl Table {
             .append(true)
             .open(path)
             .map_err(fail)?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(fail)?;
-        let read = decode(path, &bytes)?;
+        let read = decode(path, &mut file)?;
         if read.wide.is_some_and(|w| w != wide) {
             return Err(format!(
                 "cannot resume '{}': it was surveyed {}; resume it with the same --foundation",
@@ -164,15 +162,36 @@ impl Table {
 /// Reads a survey file without changing it (`--summary`): a torn last
 /// line is left out, as its deal has no verdict.
 pub fn read(path: &Path) -> Result<Resumed, String> {
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
-    Ok(decode(path, &bytes)?.resumed)
+    let file = File::open(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+    Ok(decode(path, file)?.resumed)
 }
 
-fn decode(path: &Path, bytes: &[u8]) -> Result<Contents, String> {
-    let text = std::str::from_utf8(bytes)
-        .map_err(|_| format!("'{}' is not a survey file: not text", path.display()))?;
-    read_rows(text).map_err(|e| format!("'{}' {e}", path.display()))
+/// Reads a survey file as a stream, a line at a time, never more than
+/// [`LINE_CAP`] bytes of one: a device such as `/dev/zero` or a binary
+/// file is refused at its first line, not read into memory whole.
+fn decode(path: &Path, input: impl Read) -> Result<Contents, String> {
+    read_rows(BufReader::new(input)).map_err(|e| match e {
+        Unreadable::Io(e) => format!("cannot read '{}': {e}", path.display()),
+        Unreadable::Bad(why) => format!("'{}' {why}", path.display()),
+    })
+}
+
+/// The longest line of a survey file: its rows hold well under 200 bytes,
+/// so a longer line is no row, not even a torn one.
+const LINE_CAP: usize = 1024;
+
+/// Why a survey file cannot be read back.
+#[derive(Debug)]
+enum Unreadable {
+    Io(std::io::Error),
+    /// It is not a survey file, or someone edited it: why.
+    Bad(String),
+}
+
+impl From<std::io::Error> for Unreadable {
+    fn from(e: std::io::Error) -> Self {
+        Unreadable::Io(e)
+    }
 }
 
 /// A file's rows, and how many of its bytes to keep.
@@ -186,53 +205,75 @@ struct Contents {
     wide: Option<bool>,
 }
 
-/// Reads a survey file's text: the header, then whole rows; a last line
+/// Reads a survey file's lines: the header, then whole rows; a last line
 /// without its newline is torn. Any other line that is not a row is an
 /// error: this is not a survey file, or someone edited it.
-fn read_rows(text: &str) -> Result<Contents, String> {
-    let whole = text.rfind('\n').map_or(0, |i| i + 1);
-    let (lines, tail) = text.split_at(whole);
-    let mut lines = lines.lines();
-    let torn = (!tail.is_empty()).then(|| tail.to_string());
-    let wide = match lines.next().map(|l| l.trim_end_matches('\r')) {
-        None if WIDE_HEADER.starts_with(tail) => {
-            let resumed = Resumed {
-                rows: Vec::new(),
-                torn: None,
-            };
-            return Ok(Contents {
-                resumed,
-                keep: 0,
-                wide: None,
+fn read_rows(mut input: impl BufRead) -> Result<Contents, Unreadable> {
+    let not_ours = || {
+        Unreadable::Bad(format!(
+            "is not a survey file: its first line is not '{HEADER}' (or with ,foundation,forced)"
+        ))
+    };
+    let mut line = Vec::with_capacity(LINE_CAP + 1);
+    let (mut keep, mut number, mut wide) = (0, 0, None);
+    let (mut rows, mut torn) = (Vec::new(), None);
+    loop {
+        line.clear();
+        let read = (&mut input)
+            .take(LINE_CAP as u64 + 1)
+            .read_until(b'\n', &mut line)?;
+        if read == 0 {
+            break;
+        }
+        number += 1;
+        let whole = line.last() == Some(&b'\n');
+        if !whole && line.len() > LINE_CAP {
+            return Err(match wide {
+                None => not_ours(),
+                Some(_) => Unreadable::Bad(format!(
+                    "line {number}: longer than {LINE_CAP} bytes, which no row is"
+                )),
             });
         }
-        Some(HEADER) => false,
-        Some(WIDE_HEADER) => true,
-        _ => {
-            return Err(format!(
-                "is not a survey file: its first line is not '{HEADER}' (or with ,foundation,forced)"
-            ));
+        let text = std::str::from_utf8(&line)
+            .map_err(|_| Unreadable::Bad("is not a survey file: not text".into()))?;
+        if !whole {
+            // The header torn: it is written again.
+            if wide.is_none() && !WIDE_HEADER.starts_with(text) {
+                return Err(not_ours());
+            }
+            torn = wide.is_some().then(|| text.to_string());
+            break;
         }
-    };
-    let columns = header(wide).split(',').count();
-    let mut rows = Vec::new();
-    for (i, line) in lines.enumerate() {
-        if line.trim().is_empty() {
-            continue;
+        let text = text.strip_suffix('\n').unwrap_or(text);
+        let text = text.strip_suffix('\r').unwrap_or(text);
+        match wide {
+            None => {
+                wide = Some(match text.trim_end_matches('\r') {
+                    HEADER => false,
+                    WIDE_HEADER => true,
+                    _ => return Err(not_ours()),
+                });
+            }
+            Some(_) if text.trim().is_empty() => {}
+            Some(wide) => {
+                let columns = header(wide).split(',').count();
+                if text.split(',').count() != columns {
+                    return Err(Unreadable::Bad(format!(
+                        "line {number}: not the {columns} columns of its header"
+                    )));
+                }
+                let row =
+                    Row::parse(text).map_err(|e| Unreadable::Bad(format!("line {number}: {e}")))?;
+                rows.push(row);
+            }
         }
-        if line.split(',').count() != columns {
-            return Err(format!(
-                "line {}: not the {columns} columns of its header",
-                i + 2
-            ));
-        }
-        rows.push(Row::parse(line).map_err(|e| format!("line {}: {e}", i + 2))?);
+        keep += read;
     }
-    let resumed = Resumed { rows, torn };
     Ok(Contents {
-        resumed,
-        keep: whole,
-        wide: Some(wide),
+        resumed: Resumed { rows, torn },
+        keep: if wide.is_some() { keep } else { 0 },
+        wide,
     })
 }
 
@@ -244,7 +285,10 @@ mod tests {
     const B: &str = "Seahaven,35,INSOLUBLE,,10,20,0.001000,\n";
 
     fn read(text: &str) -> Result<Contents, String> {
-        read_rows(text)
+        read_rows(text.as_bytes()).map_err(|e| match e {
+            Unreadable::Io(e) => e.to_string(),
+            Unreadable::Bad(why) => why,
+        })
     }
 
     #[test]
@@ -283,6 +327,20 @@ mod tests {
         assert!(read("hello").unwrap_err().contains("not a survey file"));
         let err = read(&format!("{HEADER}\n{A}oops\n{B}")).unwrap_err();
         assert!(err.starts_with("line 3:"), "{err}");
+    }
+
+    #[test]
+    fn endless_lines_are_refused_at_their_first_kilobyte() {
+        use std::io::Read;
+        let endless = || std::io::repeat(b'7');
+        let err = read_rows(BufReader::new(endless())).unwrap_err();
+        assert!(matches!(&err, Unreadable::Bad(why) if why.contains("not a survey file")));
+        let after_a_row = format!("{HEADER}\n{A}");
+        let input = BufReader::new(after_a_row.as_bytes().chain(endless()));
+        match read_rows(input).unwrap_err() {
+            Unreadable::Bad(why) => assert!(why.starts_with("line 3: longer than"), "{why}"),
+            other => panic!("{other:?}"),
+        }
     }
 
     const WIDE: &str = "BakersDozen,3118,SUCCES,66,10,20,0.001000,,free,INSOLUBLE\n";

@@ -64,7 +64,10 @@ const NAME_BYTES: usize = 32;
 /// Integers of the header after the name.
 const HEADER_INTS: usize = 32;
 /// Bytes before the first move word.
-const HEADER_BYTES: usize = NAME_BYTES + 4 * HEADER_INTS;
+pub const HEADER_BYTES: usize = NAME_BYTES + 4 * HEADER_INTS;
+/// The most bytes of moves a save is read for: over four million moves,
+/// where a game played by hand records hundreds.
+pub const MAX_MOVE_BYTES: u64 = 16 << 20;
 /// Header integers whose meaning is known and whose value may vary (seed,
 /// moves, moves played, cheats, finished, counters, magic).
 const KNOWN_INTS: std::ops::Range<usize> = 8..18;
@@ -113,6 +116,20 @@ pub struct Saved {
 
 fn int(bytes: &[u8], at: usize) -> i32 {
     i32::from_be_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
+}
+
+/// The bytes a save needs: its header, then as many as the moves its
+/// header announces (4 bytes each; xpat2's padding after them is never
+/// read). `head` is what the file's first [`HEADER_BYTES`] hold: when it
+/// is no xpat2 header, those bytes are all [`read`] needs to say so. A
+/// reader that asks no more than this never reads a device such as
+/// `/dev/zero` for ever, nor a huge file whole.
+pub fn bytes_needed(head: &[u8]) -> u64 {
+    if head.len() < HEADER_BYTES || int(head, NAME_BYTES + 4 * 15) != MAGIC {
+        return HEADER_BYTES as u64;
+    }
+    let recorded = int(head, NAME_BYTES + 4 * 9).max(0) as u64;
+    HEADER_BYTES as u64 + 4 * recorded
 }
 
 /// Reads the header and the recorded words.

@@ -3,7 +3,9 @@
 //! peaked at 7.3 GB and printed a 2 GB reason, 30 MB of newlines took
 //! 2.6 GB. Now each run below has its address space limited to a few
 //! megabytes above what the program needs to start, and must still give
-//! its verdict with a short reason.
+//! its verdict with a short reason. The other files the program reads, a
+//! player's xpat2 save and a survey's CSV, read `/dev/zero` until memory
+//! ran out; they too are refused in a few megabytes now.
 
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
@@ -12,7 +14,7 @@ use xpat_solver::deal::Deal;
 use xpat_solver::state::{Move, State};
 
 use crate::arg;
-use crate::common::{TempDir, least_memory_to_start, run_limited};
+use crate::common::{Run, TempDir, least_memory_to_start, run_limited};
 
 /// Room above what the binary needs to start: far less than any of the
 /// files, so a run that held one of them whole would fail.
@@ -91,4 +93,46 @@ fn a_long_file_of_legal_moves_is_replayed_in_bounded_memory() {
         r.reason().starts_with(&format!("after {moves} moves: ")),
         "{r:?}"
     );
+}
+
+/// Exit 3 and one line on stderr that says `says`.
+fn assert_refused(r: &Run, what: &str, says: &str) {
+    assert_eq!(r.code, 3, "{what}: {r:?}");
+    assert_eq!(r.stderr.lines().count(), 1, "{what}: {r:?}");
+    assert!(r.stderr.contains(says), "{what} should say '{says}': {r:?}");
+}
+
+/// `--from-xpat2` read the whole file and `survey --summary` and
+/// `--resume` the whole CSV: `/dev/zero` ran until memory ran out. Now a
+/// save is read no further than its header announces, a survey file a
+/// line at a time, and both are refused at once.
+#[test]
+fn endless_and_huge_saves_and_survey_files_are_refused_in_a_few_megabytes() {
+    let limit = least_memory_to_start() + HEADROOM_KB;
+    let dir = TempDir::new("huge-inputs");
+    let nuls = dir.join("nuls");
+    File::create(&nuls).unwrap().set_len(1 << 30).unwrap();
+    // A true save's header, announcing 2^31 - 1 moves.
+    let mut save = fs::read("tests/fixtures/xpat2/fc123-sequence-move.xpat2").unwrap();
+    save[32 + 4 * 9..32 + 4 * 10].copy_from_slice(&i32::MAX.to_be_bytes());
+    let boasting = dir.join("boasting.xpat2");
+    fs::write(&boasting, &save).unwrap();
+    for (file, says) in [
+        ("/dev/zero", "no xpat2 magic number"),
+        (arg(&nuls), "no xpat2 magic number"),
+        (arg(&boasting), "announces 2147483647 moves"),
+    ] {
+        let r = run_limited(limit, ["--from-xpat2", file, "-check", "/dev/null"]);
+        assert_refused(&r, file, says);
+    }
+    for file in ["/dev/zero", arg(&nuls)] {
+        let r = run_limited(limit, ["survey", "--summary", file]);
+        assert_refused(&r, file, "is not a survey file");
+    }
+    let r = run_limited(
+        limit,
+        ["survey", "fc", "1-2", "--out", arg(&nuls), "--resume"],
+    );
+    assert_refused(&r, "--resume", "is not a survey file");
+    assert_eq!(fs::metadata(&nuls).unwrap().len(), 1 << 30, "file changed");
 }
