@@ -448,6 +448,9 @@ fn bad_arguments_and_files_exit_3() {
     let other = dir.join("other.csv");
     std::fs::write(&other, "a,b\n1,2\n").unwrap();
     let (existing, other) = (existing.to_str().unwrap(), other.to_str().unwrap());
+    // The rows' file of a run refused for its --solutions: never begun.
+    let unborn = dir.join("unborn.csv");
+    let unborn = unborn.to_str().unwrap();
     let cases: &[(&[&str], &str)] = &[
         (&["fc", ""], "SEEDS is empty"),
         (&["fc", "5-1"], "range 5-1 is empty"),
@@ -470,6 +473,14 @@ fn bad_arguments_and_files_exit_3() {
         (
             &["fc", "1-5", "--out", "/nonexistent/dir/a.csv"],
             "cannot create",
+        ),
+        (
+            &["fc", "1-5", "--out", unborn, "--solutions", existing],
+            "--solutions",
+        ),
+        (
+            &["fc", "1-5", "--out", unborn, "--solutions", "/dev/null"],
+            "not a directory",
         ),
         (&["--summary", "/nonexistent.csv"], "cannot read"),
         (&["--summary", other], "not a survey file"),
@@ -502,4 +513,5 @@ fn bad_arguments_and_files_exit_3() {
         std::fs::read_to_string(existing).unwrap(),
         format!("{HEADER}\n")
     );
+    assert!(!Path::new(unborn).exists(), "a refused run began its file");
 }

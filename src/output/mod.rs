@@ -163,15 +163,22 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     outputs.publish_all()
 }
 
+/// The system's reason alone for an error of `tempfile`, which names the
+/// temporary file it could not make ("Permission denied (os error 13) at
+/// path \"dir/.xpat-solver-…\""), a name the user never gave.
+pub(crate) fn system_reason(e: &std::io::Error) -> String {
+    let said = e.to_string();
+    match said.split_once(" at path ") {
+        Some((reason, _)) => reason.to_string(),
+        None => said,
+    }
+}
+
 /// The temporary file of `target`, in its directory, with the permission
 /// bits it will keep: an existing file's, or a new file's under the umask.
 fn create_temp(target: &Target) -> Result<NamedTempFile> {
     let fail = |e: std::io::Error| {
-        // tempfile adds the temporary file's path, a name the user never
-        // gave: the system's reason alone is said.
-        let e = e
-            .raw_os_error()
-            .map_or(e, std::io::Error::from_raw_os_error);
+        let e = system_reason(&e);
         anyhow!(
             "cannot write {}: cannot create a file in {}: {e}",
             target.shown,

@@ -154,19 +154,50 @@ fn open(plan: &Plan) -> Result<(Table, Resumed), String> {
         torn: None,
     };
     let wide = plan.under != Under::Forced;
-    let opened = match &plan.out {
-        None => (
-            Table::stdout(wide).map_err(|e| format!("cannot write to stdout: {e}"))?,
-            nothing(),
-        ),
-        Some(path) if plan.resume => Table::resume(path, wide)?,
-        Some(path) => (Table::create(path, wide)?, nothing()),
+    let made = match &plan.solutions {
+        Some(dir) => prepare_solutions(dir)?,
+        None => false,
     };
-    if let Some(dir) = &plan.solutions {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("--solutions '{}': {e}", dir.display()))?;
+    let opened = match &plan.out {
+        None => Table::stdout(wide)
+            .map(|table| (table, nothing()))
+            .map_err(|e| format!("cannot write to stdout: {e}")),
+        Some(path) if plan.resume => Table::resume(path, wide),
+        Some(path) => Table::create(path, wide).map(|table| (table, nothing())),
+    };
+    if let (Err(_), true, Some(dir)) = (&opened, made, &plan.solutions) {
+        // Nothing is left of a run refused: the directory it made, empty.
+        let _ = std::fs::remove_dir(dir);
     }
-    Ok(opened)
+    opened
+}
+
+/// Makes the solutions' directory ready before the rows' file is opened:
+/// created when missing, and shown writable by a file made and removed in
+/// it. A bad one is then refused at once, exit 3 and nothing written,
+/// not at the first solution with a CSV begun that a rerun would refuse
+/// to overwrite. Says whether it made the directory.
+fn prepare_solutions(dir: &Path) -> Result<bool, String> {
+    let fail = |why: String| format!("--solutions '{}': {why}", dir.display());
+    let made = match std::fs::metadata(dir) {
+        Ok(found) if found.is_dir() => false,
+        Ok(_) => return Err(fail("not a directory".into())),
+        Err(_) => {
+            std::fs::create_dir_all(dir).map_err(|e| fail(e.to_string()))?;
+            true
+        }
+    };
+    let probe = tempfile::Builder::new()
+        .prefix(".xpat-solver-")
+        .tempfile_in(dir);
+    if let Err(e) = probe {
+        if made {
+            let _ = std::fs::remove_dir(dir);
+        }
+        let e = crate::output::system_reason(&e);
+        return Err(fail(format!("cannot write a file in it: {e}")));
+    }
+    Ok(made)
 }
 
 /// Starts the workers and takes their rows until they are done; returns
