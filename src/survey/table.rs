@@ -238,7 +238,8 @@ fn read_rows(mut input: impl BufRead) -> Result<Contents, Unreadable> {
         let text = std::str::from_utf8(&line)
             .map_err(|_| Unreadable::Bad("is not a survey file: not text".into()))?;
         if !whole {
-            // The header torn: it is written again.
+            // A last line cut short: a torn row is left out (its deal is
+            // redone), a torn header is written again.
             if wide.is_none() && !WIDE_HEADER.starts_with(text) {
                 return Err(not_ours());
             }
