@@ -273,7 +273,8 @@ fn read_rows(mut input: impl BufRead) -> Result<Contents, Unreadable> {
     }
     Ok(Contents {
         resumed: Resumed { rows, torn },
-        keep: if wide.is_some() { keep } else { 0 },
+        // No whole line without a header: 0 when it is missing or torn.
+        keep,
         wide,
     })
 }

@@ -118,6 +118,11 @@ fn int(bytes: &[u8], at: usize) -> i32 {
     i32::from_be_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
 }
 
+/// Header integer `i` (`a[i]` of the layout), after the rule name.
+fn header_int(bytes: &[u8], i: usize) -> i32 {
+    int(bytes, NAME_BYTES + 4 * i)
+}
+
 /// The bytes a save needs: its header, then as many as the moves its
 /// header announces (4 bytes each; xpat2's padding after them is never
 /// read). `head` is what the file's first [`HEADER_BYTES`] hold: when it
@@ -125,10 +130,10 @@ fn int(bytes: &[u8], at: usize) -> i32 {
 /// reader that asks no more than this never reads a device such as
 /// `/dev/zero` for ever, nor a huge file whole.
 pub fn bytes_needed(head: &[u8]) -> u64 {
-    if head.len() < HEADER_BYTES || int(head, NAME_BYTES + 4 * 15) != MAGIC {
+    if head.len() < HEADER_BYTES || header_int(head, 15) != MAGIC {
         return HEADER_BYTES as u64;
     }
-    let recorded = int(head, NAME_BYTES + 4 * 9).max(0) as u64;
+    let recorded = header_int(head, 9).max(0) as u64;
     HEADER_BYTES as u64 + 4 * recorded
 }
 
@@ -141,9 +146,7 @@ pub fn read(bytes: &[u8]) -> Result<Saved, Error> {
             bytes.len()
         ));
     }
-    let a: Vec<i32> = (0..HEADER_INTS)
-        .map(|i| int(bytes, NAME_BYTES + 4 * i))
-        .collect();
+    let a: Vec<i32> = (0..HEADER_INTS).map(|i| header_int(bytes, i)).collect();
     if a[15] != MAGIC {
         return bad(format!(
             "no xpat2 magic number (header integer 15 is {:#x}, not {MAGIC:#x})",
