@@ -14,7 +14,9 @@ use super::{EXIT_ECHEC, EXIT_INSOLUBLE, EXIT_SUCCES, export, page};
 use crate::check::{self, Verdict};
 use crate::foundation::Foundation;
 use crate::rules::GameId;
-use crate::search::{self, Length, Limit, Limits, Outcome, Report, Stats};
+use crate::search::{
+    self, BYTES_PER_POSITION, Length, Limit, Limits, MAX_STATES, Outcome, Report, Stats,
+};
 use crate::state::Move;
 
 /// The outputs of a search as the user named them: the solution file, and
@@ -45,7 +47,7 @@ pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
             solved(start, &moves, files, out.file, &summary, proven)
         }
         Outcome::Insoluble => insoluble(start, &summary),
-        Outcome::GaveUp(limit) => gave_up(limit, &summary),
+        Outcome::GaveUp(limit) => gave_up(limit, &summary, limits.max_states),
     }
 }
 
@@ -157,8 +159,48 @@ fn insoluble(start: &Start, summary: &str) -> Result<u8> {
     Ok(EXIT_INSOLUBLE)
 }
 
-fn gave_up(limit: Limit, summary: &str) -> Result<u8> {
+fn gave_up(limit: Limit, summary: &str, max_states: u64) -> Result<u8> {
     say!("{summary}: gave up, {limit}; nothing written")?;
+    if let Some(hint) = more_room(limit, max_states) {
+        say!("{hint}")?;
+    }
     say!("ECHEC")?;
     Ok(EXIT_ECHEC)
+}
+
+/// What a search stopped by its state limit could still be given: the
+/// default limit is well below what the visited set indexes, and some
+/// deals are decided only past it (Baker's Dozen 1865, proven lost with
+/// 62 M positions at once; 258459252, won after 81 M). `None` for other
+/// limits, or when the search already had the most.
+fn more_room(limit: Limit, max_states: u64) -> Option<String> {
+    (limit == Limit::States && max_states < MAX_STATES).then(|| {
+        let gb = (MAX_STATES * BYTES_PER_POSITION) as f64 / 1e9;
+        format!(
+            "more positions may decide it: --max-states up to {MAX_STATES} (at most {gb:.1} GB)"
+        )
+    })
+}
+
+#[cfg(test)]
+mod more_room_tests {
+    use super::*;
+
+    #[test]
+    fn only_a_search_stopped_below_the_most_positions_is_told_it_may_have_more() {
+        let hint = more_room(Limit::States, 50_000_000).expect("below the most");
+        assert!(
+            hint.contains(&format!("--max-states up to {MAX_STATES}")),
+            "{hint}"
+        );
+        assert_eq!(more_room(Limit::States, MAX_STATES), None);
+        for other in [
+            Limit::Time,
+            Limit::Memory,
+            Limit::Cancelled,
+            Limit::Forgotten,
+        ] {
+            assert_eq!(more_room(other, 10), None, "{other:?}");
+        }
+    }
 }

@@ -122,6 +122,10 @@ fn a_search_stopped_by_a_limit_says_echec_and_writes_nothing() {
     ]);
     assert_eq!(r.verdict(), ("ECHEC", 1), "{r:?}");
     assert_eq!(std::fs::read_to_string(&existing).unwrap(), "keep me\n");
+    // Stopped by its state limit, below the most the search can hold: the
+    // user is told how far it may go.
+    assert!(r.stdout.contains("state limit reached"), "{r:?}");
+    assert!(r.reason().contains("--max-states up to 134217726"), "{r:?}");
 
     let absent = dir.join("absent.sol");
     let r = run([
@@ -134,6 +138,19 @@ fn a_search_stopped_by_a_limit_says_echec_and_writes_nothing() {
     assert_eq!(r.verdict(), ("ECHEC", 1), "{r:?}");
     assert!(!absent.exists());
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+
+    // Stopped by the clock: more positions are no answer, so no such line.
+    let r = run([
+        "bd.1649",
+        "-search",
+        absent.to_str().unwrap(),
+        "--timeout",
+        "0.2",
+    ]);
+    assert_eq!(r.verdict(), ("ECHEC", 1), "{r:?}");
+    assert!(r.reason().contains("time limit reached"), "{r:?}");
+    assert!(!r.stdout.contains("--max-states"), "{r:?}");
+    assert!(!absent.exists());
 }
 
 #[test]
