@@ -216,6 +216,8 @@ fn read_rows(mut input: impl BufRead) -> Result<Contents, Unreadable> {
     };
     let mut line = Vec::with_capacity(LINE_CAP + 1);
     let (mut keep, mut number, mut wide) = (0, 0, None);
+    // The header's columns, once it is read: every row must have as many.
+    let mut columns = 0;
     let (mut rows, mut torn) = (Vec::new(), None);
     loop {
         line.clear();
@@ -250,15 +252,16 @@ fn read_rows(mut input: impl BufRead) -> Result<Contents, Unreadable> {
         let text = text.strip_suffix('\r').unwrap_or(text);
         match wide {
             None => {
-                wide = Some(match text.trim_end_matches('\r') {
+                let is_wide = match text.trim_end_matches('\r') {
                     HEADER => false,
                     WIDE_HEADER => true,
                     _ => return Err(not_ours()),
-                });
+                };
+                wide = Some(is_wide);
+                columns = header(is_wide).split(',').count();
             }
             Some(_) if text.trim().is_empty() => {}
-            Some(wide) => {
-                let columns = header(wide).split(',').count();
+            Some(_) => {
                 if text.split(',').count() != columns {
                     return Err(Unreadable::Bad(format!(
                         "line {number}: not the {columns} columns of its header"
