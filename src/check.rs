@@ -101,6 +101,25 @@ pub(crate) fn explain(rules: &Rules, card: Card, illegal: Illegal) -> String {
     let game = rules.name;
     match illegal {
         Illegal::CardOnFoundation => "the card is already on the foundation".to_string(),
+        Illegal::NotFoundationTop { top } => format!(
+            "the card is on the foundation, under {}: only a pile's top card comes back",
+            Name(top)
+        ),
+        Illegal::NoReturns => {
+            format!("in {game} no card comes back from the foundation, even under xpat2's rules")
+        }
+        Illegal::NotThisGame => {
+            "only Midnight Oil under --rules xpat2 redeals (R) and turns a column (U, D)"
+                .to_string()
+        }
+        Illegal::NoRedealLeft => "both redeals are done: xpat2 allows two a game".to_string(),
+        Illegal::TurnUsed => "the column's turn is done: xpat2 allows one a game".to_string(),
+        Illegal::TurnNeedsBuried { top: true } => {
+            "the card is a column's top card: a turn names a buried card".to_string()
+        }
+        Illegal::TurnNeedsBuried { top: false } => {
+            "the card is not in a column: a turn names a buried card".to_string()
+        }
         Illegal::CardBuried { covered_by } => format!(
             "the card is not accessible: {} lies on it",
             Name(covered_by)
@@ -170,6 +189,9 @@ fn describe(mv: Move) -> String {
         Dest::EmptyColumn => format!("{} to an empty column", Name(mv.card)),
         Dest::Register => format!("{} to a register", Name(mv.card)),
         Dest::Foundation => format!("{} to the foundation", Name(mv.card)),
+        Dest::TurnUp => format!("{} up to its column's top", Name(mv.card)),
+        Dest::TurnDown => format!("the top card down beneath {}", Name(mv.card)),
+        Dest::Redeal => "a redeal".to_string(),
     }
 }
 

@@ -112,6 +112,13 @@ pub struct Rules {
     pub kings_to_bottom: bool,
     pub build: Build,
     pub empty_column: EmptyColumn,
+    /// Under xpat2's complete rules (SPEC §10): whether a foundation's top
+    /// card may come back to the tableau (every game but Midnight Oil).
+    pub returns_from_foundation: bool,
+    /// Under xpat2's complete rules: how many redeals a game allows
+    /// (Midnight Oil's two), and how many turns of a column (its one).
+    pub redeals: u8,
+    pub turns: u8,
 }
 
 impl Rules {
@@ -152,6 +159,9 @@ pub static GAMES: [Rules; 4] = [
         kings_to_bottom: false,
         build: Build::AlternateColour,
         empty_column: EmptyColumn::AnyCard,
+        returns_from_foundation: true,
+        redeals: 0,
+        turns: 0,
     },
     Rules {
         name: "Seahaven",
@@ -165,6 +175,9 @@ pub static GAMES: [Rules; 4] = [
         kings_to_bottom: false,
         build: Build::SameSuit,
         empty_column: EmptyColumn::KingsOnly,
+        returns_from_foundation: true,
+        redeals: 0,
+        turns: 0,
     },
     Rules {
         name: "MidnightOil",
@@ -178,6 +191,9 @@ pub static GAMES: [Rules; 4] = [
         kings_to_bottom: false,
         build: Build::SameSuit,
         empty_column: EmptyColumn::Nothing,
+        returns_from_foundation: false,
+        redeals: 2,
+        turns: 1,
     },
     Rules {
         name: "BakersDozen",
@@ -191,6 +207,9 @@ pub static GAMES: [Rules; 4] = [
         kings_to_bottom: true,
         build: Build::AnySuit,
         empty_column: EmptyColumn::Nothing,
+        returns_from_foundation: true,
+        redeals: 0,
+        turns: 0,
     },
 ];
 

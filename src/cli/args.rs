@@ -78,6 +78,13 @@ pub(super) struct RawArgs {
     #[arg(long, value_name = "RULE")]
     pub foundation: Option<String>,
 
+    /// The rules of play: forced (the course's, as --foundation forced),
+    /// free (as --foundation free) or xpat2 (xpat2's complete game: free
+    /// foundation moves, cards back from the foundation, Midnight Oil's two
+    /// redeals R and one turn CARD U / CARD D) [default: forced]
+    #[arg(long, value_name = "RULES", conflicts_with = "foundation")]
+    pub rules: Option<String>,
+
     /// Also write the solution as an xpat2 save: PATH, or in directory PATH
     /// xpat2's own name (FreeCell.000000123); watch it with `xpat2 FILE`
     #[arg(long, value_name = "PATH")]

@@ -80,10 +80,19 @@ impl TryFrom<RawArgs> for Options {
 
     fn try_from(raw: RawArgs) -> Result<Options, UsageError> {
         let game = start(&raw)?;
-        let foundation = foundation(raw.foundation.as_deref())?;
-        if foundation == Foundation::Free && matches!(game, Game::Save(_)) {
+        let foundation = match raw.rules.as_deref() {
+            Some(text) => Foundation::from_rules_name(text)
+                .map_err(|why| invalid("--rules <RULES>", text, &why))?,
+            None => foundation(raw.foundation.as_deref())?,
+        };
+        if !foundation.is_forced() && matches!(game, Game::Save(_)) {
+            return Err(UsageError(format!(
+                "'--from-xpat2' follows the player's game with forced foundation moves: it cannot be used with the {foundation} rules"
+            )));
+        }
+        if raw.optimal && foundation == Foundation::Xpat2 {
             return Err(UsageError(
-                "'--from-xpat2' follows the player's game with forced foundation moves: it cannot be used with '--foundation free'".into(),
+                "'--optimal' cannot be used with '--rules xpat2': its lower bound on the moves left counts on cards never coming back from the foundation".into(),
             ));
         }
         let export = export(&raw)?;

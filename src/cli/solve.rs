@@ -33,9 +33,16 @@ pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
     let files = Files::for_search(start, out.file, out.export, out.html)?;
     start.introduce()?;
     let deal = &start.deal;
-    if deal.foundation == Foundation::Free && deal.id.rules.forced_foundation_is_exact() {
+    let same_suit = deal.id.rules.forced_foundation_is_exact();
+    if deal.foundation == Foundation::Free && same_suit {
         say!(
             "{}: free and forced foundation moves are the same game here (same-suit building: a card that can go up can never hold another); searched with forced moves, every one written out",
+            deal.id.rules.name
+        )?;
+    }
+    if deal.foundation == Foundation::Xpat2 && same_suit {
+        say!(
+            "{}: under xpat2's rules no card ever needs to come back from the foundation here (same-suit building: a card back could hold only one already up); searched with forced moves, every one written out",
             deal.id.rules.name
         )?;
     }
@@ -154,6 +161,11 @@ fn insoluble(start: &Start, summary: &str) -> Result<u8> {
     }
     if start.deal.foundation == Foundation::Forced && !id.rules.forced_foundation_is_exact() {
         say!("proof holds with forced foundation moves (every playable card goes up at once)")?;
+    }
+    if start.deal.foundation == Foundation::Xpat2 {
+        say!(
+            "proof holds under xpat2's complete rules (foundation moves the player's, cards back from the foundation)"
+        )?;
     }
     say!("INSOLUBLE")?;
     Ok(EXIT_INSOLUBLE)

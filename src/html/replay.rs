@@ -138,6 +138,7 @@ fn piles(board: &Board) -> Vec<Vec<Card>> {
 fn sends_itself_up(mv: Move) -> bool {
     match mv.dest {
         Dest::Card(_) | Dest::EmptyColumn | Dest::Register => false,
+        Dest::TurnUp | Dest::TurnDown | Dest::Redeal => false,
         Dest::Foundation => true,
     }
 }
@@ -151,6 +152,9 @@ pub fn in_words(mv: Move, up: &[Card]) -> String {
         Dest::EmptyColumn => format!("{card} to an empty column"),
         Dest::Register => format!("{card} to a free cell"),
         Dest::Foundation => format!("{card} to the foundation"),
+        Dest::TurnUp => format!("{card} turned up to its column's top"),
+        Dest::TurnDown => format!("the top card turned down beneath {card}"),
+        Dest::Redeal => "the columns dealt again".to_string(),
     };
     if !up.is_empty() {
         let names: Vec<String> = up.iter().map(|&c| Name(c).to_string()).collect();

@@ -151,7 +151,7 @@ fn counted(moves: &[Move]) -> usize {
 fn wins(deal: &Deal, root: &State, moves: &[Move]) -> bool {
     let verdict = match deal.foundation {
         Foundation::Forced => replay_moves_from(root.clone(), moves),
-        Foundation::Free => replay_moves(deal, &written_out(deal, moves)),
+        Foundation::Free | Foundation::Xpat2 => replay_moves(deal, &written_out(deal, moves)),
     };
     matches!(verdict, Verdict::Won { .. })
 }

@@ -43,6 +43,41 @@
 //! (same suit) the only card that may lie on `c` is the one before it in
 //! its suit, up already: every card that can go up is safe, so there the
 //! free game is the forced game and its search is the forced search.
+//!
+//! # Under xpat2's complete rules (SPEC §10)
+//!
+//! There a foundation's top card may come back, so the proof above fails:
+//! a card put up by the search might be one a player brings back to hold
+//! another, and a card above it on its pile would keep it there. The
+//! search then plays `c` up only by a stronger rule.
+//!
+//! Let `H(c)` be the cards of `c`'s suit up to `c`'s rank, and every card
+//! that hangs from one of them (may lie on one, or on a card that hangs
+//! from one, whether up or not). *If every card of `H(c)` but `c` is up,
+//! playing `c` up loses no solution under the complete rules.*
+//!
+//! *Proof.* `H(c)` is closed under hanging, and in every game it holds, of
+//! each suit, the cards up to some rank (the building rules look at ranks
+//! and colours only). Take a winning sequence from `P`; the new game from
+//! `P'` (`P` with `c` up) keeps every card of `H(c)` up for good and plays
+//! every move of the old one whose card is not in `H(c)`, dropping the
+//! others. By induction the new position is the old one with the cards of
+//! `H(c)` moved to the foundation: the new piles are the old ones joined
+//! with `H(c)`'s cards of each suit, both ranges from the Ace, so a pile
+//! stays a range. A kept move is legal: its card is not in `H(c)`, so it
+//! never goes onto a card of `H(c)` (it would hang from it); its target
+//! is a top, an empty column or a free register in the old game, so in
+//! the new one too (removing cards only uncovers and frees); a card going
+//! up finds its previous card up (new piles contain old piles); a card
+//! coming back down is its old pile's top, above every card of `H(c)` of
+//! its suit (it is not in `H(c)`, a range from the Ace), so also the new
+//! pile's top. The old game ends with every card up, so does the new. ∎
+//!
+//! In FreeCell a card of rank `r` so goes up when both foundations of the
+//! other colour hold `r - 1` cards and the other suit of its colour
+//! `r - 2`; in Baker's Dozen when every foundation holds `r - 1`; in the
+//! same-suit games `H(c)` is `c`'s own suit below it, always up: every
+//! card is safe (and there no card ever needs to come back: `moves.rs`).
 
 use super::State;
 use crate::cards::{Card, KING, RANK_CARDS, SUIT_CARDS, SUITS, card_of};
@@ -57,6 +92,10 @@ pub(super) enum Automatic {
     /// The cards the safe rule of the module doc proves harmless (the free
     /// search).
     Safe,
+    /// The cards the stronger rule of the module doc proves harmless when
+    /// cards may come back from the foundation (the complete rules'
+    /// search).
+    ReturnSafe,
     /// None: every foundation move is a move of the file (a free replay).
     Nothing,
 }
@@ -66,10 +105,12 @@ impl Automatic {
     /// under free rules, the safe moves; in the same-suit games those are
     /// all of them, and the search is the forced one move for move.
     pub(super) fn for_search(deal: &Deal) -> Automatic {
+        let same_suit = deal.id.rules.forced_foundation_is_exact();
         match deal.foundation {
             Foundation::Forced => Automatic::Every,
-            Foundation::Free if deal.id.rules.forced_foundation_is_exact() => Automatic::Every,
+            Foundation::Free | Foundation::Xpat2 if same_suit => Automatic::Every,
             Foundation::Free => Automatic::Safe,
+            Foundation::Xpat2 => Automatic::ReturnSafe,
         }
     }
 
@@ -78,7 +119,7 @@ impl Automatic {
     pub(super) fn for_replay(deal: &Deal) -> Automatic {
         match deal.foundation {
             Foundation::Forced => Automatic::Every,
-            Foundation::Free => Automatic::Nothing,
+            Foundation::Free | Foundation::Xpat2 => Automatic::Nothing,
         }
     }
 }
@@ -105,6 +146,7 @@ impl State {
         match self.automatic {
             Automatic::Every => self.play_up_while(|_, _| true, played),
             Automatic::Safe => self.play_up_while(State::goes_up_safely, played),
+            Automatic::ReturnSafe => self.play_up_while(State::stays_up_safely, played),
             Automatic::Nothing => {}
         }
     }
@@ -155,6 +197,32 @@ impl State {
             }
             level = below;
         }
+    }
+
+    /// Whether `card`, its suit's next card, may go up without losing a
+    /// solution when cards may come back: the stronger rule of the module
+    /// doc, every card of `H(card)` but itself up.
+    #[inline]
+    pub(super) fn stays_up_safely(&self, card: Card) -> bool {
+        let up = up_bits(&self.foundation);
+        hold_set(self.rules.build, card) & !up & !(1u64 << card) == 0
+    }
+}
+
+/// `H(card)` of the module doc, a bit per card: the cards of `card`'s
+/// suit up to its rank, and every card that hangs from one of them.
+#[inline]
+pub(super) fn hold_set(build: crate::rules::Build, card: Card) -> u64 {
+    let suit_upto = (SUIT_CARDS << (card % SUITS as u8)) & ((2u64 << card) - 1);
+    let mut held = suit_upto;
+    let mut level = suit_upto;
+    loop {
+        let next = build.children_of(level) & !held;
+        if next == 0 {
+            return held;
+        }
+        held |= next;
+        level = next;
     }
 }
 

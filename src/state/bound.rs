@@ -95,6 +95,9 @@ impl ColumnFacts {
         let beneath = match mv.dest {
             _ if up & moved != 0 => None,
             Dest::Register | Dest::Foundation => None,
+            Dest::TurnUp | Dest::TurnDown | Dest::Redeal => {
+                unreachable!("no bound is worked out under Midnight Oil's complete rules")
+            }
             Dest::EmptyColumn => Some(0),
             Dest::Card(onto) => Some(self.beneath[onto as usize] | 1 << onto),
         };

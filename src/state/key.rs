@@ -84,6 +84,7 @@ impl Key {
 pub struct KeyDecoder {
     rules: &'static Rules,
     automatic: Automatic,
+    returns: bool,
     below: [[u8; CODES]; CARDS],
 }
 
@@ -107,6 +108,7 @@ impl KeyDecoder {
         KeyDecoder {
             rules: deal.id.rules,
             automatic: Automatic::for_search(deal),
+            returns: State::dealt(deal, Automatic::Nothing).returns,
             below,
         }
     }
@@ -118,6 +120,7 @@ impl KeyDecoder {
         let mut state = State {
             rules: self.rules,
             automatic: self.automatic,
+            returns: self.returns,
             below: [FOUNDATION; CARDS],
             above: [NOTHING; ABOVE_LEN],
             foundation: counts.foundation,

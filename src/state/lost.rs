@@ -74,6 +74,21 @@
 //! (a `CARD F` move, or a safe foundation move after it, raises the score
 //! and gets the whole closure).
 //!
+//! # Under xpat2's complete rules
+//!
+//! Where a foundation's top card may come back (SPEC §10; of these games,
+//! Baker's Dozen), a card up now is no longer gone for good: it may come
+//! back as a column top and take a card. The proofs above use that in two
+//! places only, and each is widened so that it holds again. A stuck card
+//! needs every card it may be built on beneath it in its column: one on
+//! the foundation is an open host. The closure lets a card leave onto any
+//! card up now as well as onto an exposed one; a card up now that comes
+//! back is, for the rest, a card on the tableau whose events the closure
+//! over-counts (it never needs them). Finishing stays as it is: a card's
+//! first finish needs its suit's previous card up, which is so when that
+//! card is up now or has finished. A move that brings a card back lowers
+//! the score, so the shortcut after a move never applies to it.
+//!
 //! [`Rules::only_onto_higher`]: crate::rules::Rules::only_onto_higher
 //! [`Rules::dead_run_length`]: crate::rules::Rules::dead_run_length
 
@@ -248,7 +263,7 @@ impl State {
             && (0..SUITS as u8).any(|t| {
                 let onto = card_of(r + 1, t);
                 self.rules.build.allows(card, onto)
-                    && self.foundation[t as usize] <= r
+                    && (self.foundation[t as usize] <= r || self.returns)
                     && beneath & (1 << onto) == 0
             })
     }
@@ -313,6 +328,13 @@ impl State {
             return false;
         }
         let on_tableau = card_bits(&self.below).in_column;
+        // Under the complete rules a card now up may come back and hold
+        // another (the module doc).
+        let hosts_coming_back = if self.returns {
+            up_bits(&self.foundation)
+        } else {
+            0
+        };
         let mut exposed = top_bits(&self.above) & on_tableau;
         let mut left = 0u64;
         let mut finished = 0u64;
@@ -334,7 +356,7 @@ impl State {
                 next = (next ^ up) | (up << SUITS & ALL_CARDS);
                 up = next & exposed;
             }
-            let can_leave = finished | rules.build.children_of(exposed);
+            let can_leave = finished | rules.build.children_of(exposed | hosts_coming_back);
             let mut leaving = exposed & can_leave & !left;
             if leaving == 0 {
                 break;

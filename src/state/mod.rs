@@ -20,6 +20,8 @@
 mod automatic;
 mod bits;
 mod bound;
+#[cfg(test)]
+mod complete_tests;
 mod key;
 mod lost;
 mod moves;
@@ -31,6 +33,7 @@ use std::fmt;
 
 use crate::cards::{CARDS, Card, Name, SUITS, card_of, suit};
 use crate::deal::Deal;
+use crate::foundation::Foundation;
 use crate::rules::Rules;
 
 use automatic::Automatic;
@@ -61,6 +64,9 @@ pub struct State {
     rules: &'static Rules,
     /// The foundation moves it plays by itself after every move.
     automatic: Automatic,
+    /// Whether a foundation's top card may come back to the tableau
+    /// (xpat2's complete rules, SPEC §10, in the games that allow it).
+    returns: bool,
     /// What lies below each card: a card, [`FLOOR`], [`REGISTER`] or
     /// [`FOUNDATION`].
     below: [u8; CARDS],
@@ -114,6 +120,7 @@ impl State {
         let mut state = State {
             rules: deal.id.rules,
             automatic,
+            returns: deal.foundation == Foundation::Xpat2 && deal.id.rules.returns_from_foundation,
             // Cards never placed below are on the foundation; none are at
             // the start.
             below: [FOUNDATION; CARDS],
@@ -227,12 +234,21 @@ impl State {
         self.key.record(card, under);
     }
 
-    /// Takes an accessible card from where it lies.
+    /// Whether a foundation's top card may come back to the tableau here
+    /// (SPEC §10).
+    #[inline]
+    pub fn returns(&self) -> bool {
+        self.returns
+    }
+
+    /// Takes an accessible card, or a foundation's top card coming back,
+    /// from where it lies.
     #[inline]
     fn lift(&mut self, card: Card) {
         match self.below[card as usize] {
             FLOOR => self.empty_columns += 1,
             REGISTER => self.registers_used -= 1,
+            FOUNDATION => self.foundation[suit(card) as usize] -= 1,
             under => self.above[under as usize] = NOTHING,
         }
     }

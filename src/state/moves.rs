@@ -6,7 +6,7 @@ use std::fmt;
 use super::automatic::Automatic;
 use super::bits::{card_bits, top_bits};
 use super::{FLOOR, FOUNDATION, REGISTER, State};
-use crate::cards::{Card, KING, RANK_CARDS, card_of, rank, suit};
+use crate::cards::{Card, KING, RANK_CARDS, SUIT_CARDS, card_of, rank, suit};
 use crate::rules::{Build, EmptyColumn};
 
 /// Where a move puts its card: SPEC §6's three kinds of destination, and
@@ -22,6 +22,15 @@ pub enum Dest {
     /// Onto its suit's foundation (`F`): free rules only, where foundation
     /// moves are the player's.
     Foundation,
+    /// Midnight Oil under xpat2's complete rules (SPEC §10): the card, a
+    /// buried one, comes up to its column's top (`CARD U`, xpat2's
+    /// `RotateDown`).
+    TurnUp,
+    /// The column's top card goes down to lie directly beneath the card,
+    /// a buried one (`CARD D`, xpat2's `RotateUp`).
+    TurnDown,
+    /// A redeal (`R`): the move's card means nothing and is 0.
+    Redeal,
 }
 
 /// One move of a solution: a card and where it goes.
@@ -29,6 +38,14 @@ pub enum Dest {
 pub struct Move {
     pub card: Card,
     pub dest: Dest,
+}
+
+impl Move {
+    /// The redeal of Midnight Oil's complete rules (`R`).
+    pub const REDEAL: Move = Move {
+        card: 0,
+        dest: Dest::Redeal,
+    };
 }
 
 impl fmt::Display for Move {
@@ -39,6 +56,9 @@ impl fmt::Display for Move {
             Dest::EmptyColumn => write!(f, "{} V", self.card),
             Dest::Register => write!(f, "{} T", self.card),
             Dest::Foundation => write!(f, "{} F", self.card),
+            Dest::TurnUp => write!(f, "{} U", self.card),
+            Dest::TurnDown => write!(f, "{} D", self.card),
+            Dest::Redeal => f.write_str("R"),
         }
     }
 }
@@ -47,8 +67,28 @@ impl fmt::Display for Move {
 /// the cards that show it, for `-check` to put in words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Illegal {
-    /// The card is on the foundation, and cards never come back.
+    /// The card is on the foundation, and cards never come back (or it
+    /// is sent there again).
     CardOnFoundation,
+    /// The card is on the foundation and cards may come back (SPEC §10),
+    /// but not this one: `top` lies on it.
+    NotFoundationTop {
+        top: Card,
+    },
+    /// A card back from the foundation in Midnight Oil, which never allows
+    /// it, even under xpat2's complete rules.
+    NoReturns,
+    /// A redeal or a turn outside Midnight Oil's complete rules.
+    NotThisGame,
+    /// Midnight Oil: both redeals done already.
+    NoRedealLeft,
+    /// Midnight Oil: the one turn done already.
+    TurnUsed,
+    /// A turn names a card that is not buried in a column (`top`: it is a
+    /// column's top card; otherwise not in a column at all).
+    TurnNeedsBuried {
+        top: bool,
+    },
     /// The card is neither a column's top nor in a register.
     CardBuried {
         covered_by: Card,
@@ -85,11 +125,14 @@ impl State {
     /// Why `mv` is illegal here, or `Ok` (SPEC §5).
     pub fn check_move(&self, mv: Move) -> Result<(), Illegal> {
         let card = mv.card;
+        if matches!(mv.dest, Dest::TurnUp | Dest::TurnDown | Dest::Redeal) {
+            return Err(Illegal::NotThisGame);
+        }
         if mv.dest == Dest::Foundation && self.automatic == Automatic::Every {
             return Err(Illegal::FoundationIsForced);
         }
         if self.below[card as usize] == FOUNDATION {
-            return Err(Illegal::CardOnFoundation);
+            return self.check_return(mv);
         }
         if let Some(covered_by) = self.above(card) {
             return Err(Illegal::CardBuried { covered_by });
@@ -99,6 +142,28 @@ impl State {
             Dest::EmptyColumn => self.check_empty_column(card),
             Dest::Register => self.check_register(card),
             Dest::Foundation => self.check_up(card),
+            Dest::TurnUp | Dest::TurnDown | Dest::Redeal => Err(Illegal::NotThisGame),
+        }
+    }
+
+    /// Why `mv`, whose card is on the foundation, may not bring it back, or
+    /// `Ok` (SPEC §10): only a pile's top card, only where cards come back,
+    /// and then to anywhere a column's top card may go.
+    fn check_return(&self, mv: Move) -> Result<(), Illegal> {
+        let card = mv.card;
+        if !self.returns || mv.dest == Dest::Foundation {
+            return Err(Illegal::CardOnFoundation);
+        }
+        let height = self.foundation[suit(card) as usize];
+        if rank(card) != height {
+            let top = card_of(height, suit(card));
+            return Err(Illegal::NotFoundationTop { top });
+        }
+        match mv.dest {
+            Dest::Card(onto) => self.check_onto(card, onto),
+            Dest::EmptyColumn => self.check_empty_column(card),
+            Dest::Register => self.check_register(card),
+            _ => Err(Illegal::CardOnFoundation),
         }
     }
 
@@ -177,6 +242,9 @@ impl State {
             }
             Dest::Register => self.place(mv.card, REGISTER),
             Dest::Foundation => self.place_up(mv.card),
+            Dest::TurnUp | Dest::TurnDown | Dest::Redeal => {
+                unreachable!("Midnight Oil's complete rules are played by `midnight`")
+            }
         }
         self.play_automatic(played);
     }
@@ -235,6 +303,76 @@ impl State {
                     let dest = Dest::Foundation;
                     f(Move { card, dest });
                 }
+            }
+        }
+        if self.returns {
+            self.for_each_return(tops, tops | bits.register, can_register, f);
+        }
+    }
+
+    /// Calls `f` with every return from the foundation (SPEC §10) that can
+    /// help win: `tops` are the column tops, `accessible` those and the
+    /// register cards.
+    ///
+    /// # Which returns can matter
+    ///
+    /// Take a winning sequence. A return of `c` can be put off until the
+    /// first move that needs `c` off its pile: a card put onto `c`, or the
+    /// return of the card beneath `c` on its pile; `c` then comes straight
+    /// to where the sequence has it at that moment. Until then `c` lies on
+    /// its pile instead: nothing goes onto it, no card of its suit goes up
+    /// (its pile waits for `c`) or comes down (that is the move that needs
+    /// it), and every other move finds as much room or more (the card or
+    /// column `c` would cover stays free, and no move uses it while `c`
+    /// would lie there). A return never followed by such a move is dropped
+    /// (`c` lies on its pile until the sequence puts it back up). So some
+    /// winning sequence starts each return of `c` a burst: returns of `c`
+    /// and the cards beneath it on its pile, each followed by the next, the
+    /// last followed by a card `x` that is not coming back put onto the
+    /// last card returned. Such an `x` is accessible already when the burst
+    /// starts (returns uncover nothing, and cards of the burst are higher
+    /// than the last), and may lie on a card of `c`'s pile no higher than
+    /// `c`; lower than `c` when `c` goes into a register, where nothing can
+    /// go onto it. Only returns with such an `x` are made, and so a search
+    /// over them misses no solution. In the same-suit games `x` would be a
+    /// card of the pile itself, up already: no return is ever made there.
+    fn for_each_return(
+        &self,
+        tops: u64,
+        accessible: u64,
+        can_register: bool,
+        mut f: impl FnMut(Move),
+    ) {
+        let build = self.rules.build;
+        for (s, &height) in self.foundation.iter().enumerate() {
+            if height == 0 {
+                continue;
+            }
+            let card = card_of(height, s as u8);
+            let pile = (SUIT_CARDS << s) & ((2u64 << card) - 1);
+            let hosts_pile = build.children_of(pile) & accessible;
+            if hosts_pile == 0 {
+                continue;
+            }
+            if rank(card) < KING {
+                let mut targets = tops & (RANK_CARDS << card_of(rank(card) + 1, 0));
+                while targets != 0 {
+                    let onto = targets.trailing_zeros() as Card;
+                    targets &= targets - 1;
+                    if build.allows(card, onto) && hosts_pile & !(1u64 << onto) != 0 {
+                        let dest = Dest::Card(onto);
+                        f(Move { card, dest });
+                    }
+                }
+            }
+            if self.empty_columns > 0 && self.rules.empty_column.accepts(card) {
+                let dest = Dest::EmptyColumn;
+                f(Move { card, dest });
+            }
+            let hosts_beneath = build.children_of(pile & !(1u64 << card)) & accessible;
+            if can_register && hosts_beneath != 0 {
+                let dest = Dest::Register;
+                f(Move { card, dest });
             }
         }
     }

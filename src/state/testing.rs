@@ -87,16 +87,18 @@ pub(super) fn with(state: &State, automatic: Automatic) -> State {
 }
 
 /// Whether some sequence of moves wins from `state`, by a plain search
-/// of every position reachable: `None` when there are more than `cap`.
+/// of every position reachable, stopping at the first win: `None` when
+/// there are more than `cap` before a win.
 /// Every position a game with automatic moves reaches is one the same game
 /// without them reaches too, so when that one is decided, so is this one.
 pub(super) fn winnable(state: &State, cap: usize) -> Option<bool> {
     let mut seen = FxHashSet::default();
     seen.insert(state.key());
     let mut stack = vec![state.clone()];
-    let mut won = false;
     while let Some(state) = stack.pop() {
-        won |= state.is_won();
+        if state.is_won() {
+            return Some(true);
+        }
         if seen.len() > cap {
             return None;
         }
@@ -108,7 +110,7 @@ pub(super) fn winnable(state: &State, cap: usize) -> Option<bool> {
             }
         });
     }
-    Some(won)
+    Some(false)
 }
 
 /// A small position of a game by `rules`: the cards above rank `up_to`
@@ -150,4 +152,64 @@ pub(super) fn variant(game: &str, registers: usize) -> &'static Rules {
         empty_column,
         ..*rules
     }))
+}
+
+/// `state` under xpat2's complete rules (SPEC §10): a foundation's top
+/// card may come back, and `automatic`'s foundation moves play by
+/// themselves from now on.
+pub(super) fn complete(state: &State, automatic: Automatic) -> State {
+    let mut state = state.clone();
+    state.returns = true;
+    with(&state, automatic)
+}
+
+/// Every legal move of `state`, found by trying every accessible card and
+/// every foundation's top card against every destination: no move left
+/// out for being useless, as [`State::for_each_move`] leaves some.
+pub(super) fn every_legal_move(state: &State, mut f: impl FnMut(super::Move)) {
+    use super::{Dest, Move};
+    let tops = (0..SUITS as u8)
+        .filter(|&s| state.foundation[s as usize] > 0)
+        .map(|s| card_of(state.foundation[s as usize], s));
+    let cards: Vec<Card> = (0..CARDS as Card)
+        .filter(|&c| state.is_accessible(c))
+        .chain(tops)
+        .collect();
+    let dests = (0..CARDS as Card).map(Dest::Card).chain([
+        Dest::EmptyColumn,
+        Dest::Register,
+        Dest::Foundation,
+    ]);
+    for dest in dests {
+        for &card in &cards {
+            let mv = Move { card, dest };
+            if state.check_move(mv).is_ok() {
+                f(mv);
+            }
+        }
+    }
+}
+
+/// [`winnable`] over [`every_legal_move`]: the plain search of the
+/// complete game, with no move left out; it stops at the first win.
+pub(super) fn winnable_by_every_move(state: &State, cap: usize) -> Option<bool> {
+    let mut seen = FxHashSet::default();
+    seen.insert(state.key());
+    let mut stack = vec![state.clone()];
+    while let Some(state) = stack.pop() {
+        if state.is_won() {
+            return Some(true);
+        }
+        if seen.len() > cap {
+            return None;
+        }
+        every_legal_move(&state, |mv| {
+            let mut child = state.clone();
+            child.apply(mv);
+            if seen.insert(child.key()) {
+                stack.push(child);
+            }
+        });
+    }
+    Some(false)
 }

@@ -14,7 +14,7 @@ use crate::foundation::Foundation;
 pub fn written_out(deal: &Deal, moves: &[Move]) -> Vec<Move> {
     match deal.foundation {
         Foundation::Forced => moves.to_vec(),
-        Foundation::Free => free_form(deal, moves),
+        Foundation::Free | Foundation::Xpat2 => free_form(deal, moves),
     }
 }
 

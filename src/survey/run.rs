@@ -368,6 +368,7 @@ impl Work<'_> {
                 let name = match foundation {
                     Foundation::Forced => format!("{id}.sol"),
                     Foundation::Free => format!("{id}.free.sol"),
+                    Foundation::Xpat2 => format!("{id}.xpat2.sol"),
                 };
                 solution::write_atomically(&dir.join(name), solution::format(moves).as_bytes())
                     .map_err(|e| format!("{e:#}"))?;

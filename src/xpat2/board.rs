@@ -209,6 +209,9 @@ impl Board {
                 .context("no empty free cell")?,
             // Foundation piles are numbered by suit.
             Dest::Foundation => suit(mv.card) as usize,
+            Dest::TurnUp | Dest::TurnDown | Dest::Redeal => {
+                bail!("xpat2 saves of redeals and turns are not written yet")
+            }
         };
         if dst == src_pile {
             bail!("{} would stay on its own pile", Name(mv.card));

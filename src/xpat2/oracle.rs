@@ -186,6 +186,7 @@ fn round_trip_through_the_written_words_for_every_game() {
                 }
                 Dest::Register => assert!(piles.cells.contains(&dst)),
                 Dest::Foundation => assert_eq!(dst, suit(mv.card) as usize),
+                Dest::TurnUp | Dest::TurnDown | Dest::Redeal => unreachable!("forced files"),
             }
             piles.apply_foundation_words(&d, &mut w);
             state.apply(mv);

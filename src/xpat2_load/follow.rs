@@ -204,6 +204,7 @@ impl Follower {
                 Dest::EmptyColumn => "to an empty column".to_string(),
                 Dest::Register => "to a free cell".to_string(),
                 Dest::Foundation => "to the foundation".to_string(),
+                Dest::TurnUp | Dest::TurnDown | Dest::Redeal => "turned or redealt".to_string(),
             };
             format!(
                 "the solver plays every card it can to the foundation at once, and then {} {to} is illegal: {}",
