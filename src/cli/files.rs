@@ -94,12 +94,16 @@ impl Files {
             None => None,
             Some(path) => Some((outputs.prepare(path)?, path.to_path_buf())),
         };
-        Ok(Files {
+        let files = Files {
             outputs,
             solution,
             xpat2,
             page,
-        })
+        };
+        // A player's moves alone past what a page holds: refused before
+        // the search.
+        files.check_page_length(start, 0)?;
+        Ok(files)
     }
 
     /// Refuses a page of more than [`html::MOST_MOVES`] moves (a
