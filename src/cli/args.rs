@@ -97,7 +97,8 @@ pub(super) struct RawArgs {
     pub xpat2_at: Option<String>,
 
     /// Also write the solution as a web page that replays it, one file
-    /// with nothing beside it: open PAGE in a browser
+    /// with nothing beside it: open PAGE in a browser (a game of more than
+    /// 100000 moves is refused: exit 3)
     #[arg(long, value_name = "PAGE")]
     pub html: Option<PathBuf>,
 }

@@ -8,11 +8,13 @@
 //! [`Files`] unpublished removes the temporary files (see
 //! [`crate::output`]).
 
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{Result, anyhow, bail};
 
 use super::options::Export;
+use super::output::Shown;
 use super::start::Start;
 use crate::html;
 use crate::output::{OutputId, Outputs};
@@ -92,17 +94,39 @@ impl Files {
             None => None,
             Some(path) => Some((outputs.prepare(path)?, path.to_path_buf())),
         };
-        Ok(Files {
+        let files = Files {
             outputs,
             solution,
             xpat2,
             page,
-        })
+        };
+        // A player's moves alone past what a page holds: refused before
+        // the search.
+        files.check_page_length(start, 0)?;
+        Ok(files)
+    }
+
+    /// Refuses a page of more than [`html::MOST_MOVES`] moves (a
+    /// player's, then `moves` more), before anything is written.
+    pub(super) fn check_page_length(&self, start: &Start, moves: usize) -> Result<()> {
+        let Some((_, path)) = &self.page else {
+            return Ok(());
+        };
+        let all = start.before().len() + moves;
+        if all > html::MOST_MOVES {
+            bail!(
+                "cannot write {}: a page replays at most {} moves, this game has {all}; nothing written",
+                Shown(path),
+                html::MOST_MOVES
+            );
+        }
+        Ok(())
     }
 
     /// Writes every output for `moves` (replayed and won from `start`) and
     /// publishes them all, or none.
     pub(super) fn publish(mut self, start: &Start, moves: &[Move]) -> Result<Published> {
+        self.check_page_length(start, moves.len())?;
         if let Some(id) = self.solution {
             self.outputs.write(id, solution::format(moves).as_bytes())?;
         }
@@ -114,14 +138,62 @@ impl Files {
             self.outputs.write(save.id, &bytes)?;
         }
         if let Some((id, _)) = &self.page {
-            let text = html::page(&start.deal, &[start.before(), moves].concat());
-            self.outputs.write(*id, text.as_bytes())?;
+            write_page(&mut self.outputs, *id, start, moves)?;
         }
         self.outputs.publish_all()?;
         Ok(Published {
             save: self.xpat2.map(|save| (save.path, save.at)),
             page: self.page.map(|(_, path)| path),
         })
+    }
+}
+
+/// Bytes of the page gathered before each write to its temporary file.
+const PAGE_BUFFER: usize = 64 * 1024;
+
+/// Writes the page of the whole game (a player's moves, then `moves`)
+/// straight into its temporary file as it is made: nothing per move is
+/// held, whatever the page's length.
+fn write_page(outputs: &mut Outputs, id: OutputId, start: &Start, moves: &[Move]) -> Result<()> {
+    let mut sink = Sink {
+        outputs,
+        id,
+        failed: None,
+    };
+    let mut buffered = BufWriter::with_capacity(PAGE_BUFFER, &mut sink);
+    let all = start.before().iter().chain(moves).copied();
+    let done = html::write(&mut buffered, &start.deal, all).and_then(|()| buffered.flush());
+    // Dropped without the flush a drop would try after a failed write.
+    let _ = buffered.into_parts();
+    match (done, sink.failed) {
+        (Ok(()), _) => Ok(()),
+        (Err(_), Some(failed)) => Err(failed),
+        (Err(e), None) => Err(anyhow!("cannot write the page: {e}")),
+    }
+}
+
+/// An output as an [`io::Write`], keeping the first error of
+/// [`Outputs::write`] (which names the file) to report it whole.
+struct Sink<'a> {
+    outputs: &'a mut Outputs,
+    id: OutputId,
+    failed: Option<anyhow::Error>,
+}
+
+impl Write for Sink<'_> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        match self.outputs.write(self.id, bytes) {
+            Ok(()) => Ok(bytes.len()),
+            Err(e) => {
+                let said = e.to_string();
+                self.failed.get_or_insert(e);
+                Err(io::Error::other(said))
+            }
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }
 

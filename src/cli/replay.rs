@@ -4,14 +4,16 @@
 //! stops at the first illegal line, so `/dev/zero` or a gigabyte of NULs
 //! gets its verdict after one capped line, in a few kilobytes of memory.
 //! The moves are kept only for `--xpat2` and `--html`, which write them
-//! again.
+//! again, at about 2 bytes a move; for `--html` alone no more than a page
+//! replays ([`html::MOST_MOVES`]): a longer game is refused its page once
+//! replayed, before anything is written.
 
 use std::collections::TryReserveError;
 use std::fs::File;
 use std::io;
 use std::path::Path;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 
 use super::files::Files;
 use super::options::Export;
@@ -19,6 +21,7 @@ use super::output::Shown;
 use super::start::Start;
 use super::{EXIT_ECHEC, EXIT_SUCCES, export, page};
 use crate::check::{self, Verdict};
+use crate::html;
 use crate::solution::{self, Line};
 use crate::state::Move;
 
@@ -34,7 +37,12 @@ pub(super) fn run(
     let input = File::open(file).with_context(cannot_read)?;
     let files = Files::for_check(start, file, export, html)?;
     start.introduce()?;
-    let mut kept = Kept::new(export.is_some() || html.is_some());
+    let most = match (export, html) {
+        (None, None) => 0,
+        (None, Some(_)) => html::MOST_MOVES.saturating_sub(start.before().len()),
+        (Some(_), _) => usize::MAX,
+    };
+    let mut kept = Kept::new(most);
     let lines = solution::Lines::new(input).inspect(|line| kept.keep(line));
     match check::replay_lines(start.replay_root(), lines).with_context(cannot_read)? {
         Verdict::Won { moves } => {
@@ -44,9 +52,17 @@ pub(super) fn run(
                 ""
             };
             say!("{} won in {moves} moves{from}", start.deal.id)?;
+            files.check_page_length(start, moves)?;
+            let count = moves;
             let moves = kept.moves.map_err(|e| {
-                anyhow!("cannot keep the {moves} moves for --xpat2 or --html: {e}; nothing written")
+                anyhow!("cannot keep the {count} moves for --xpat2 or --html: {e}; nothing written")
             })?;
+            if (export.is_some() || html.is_some()) && moves.len() != count {
+                bail!(
+                    "internal error: {} of {count} moves kept; nothing written",
+                    moves.len()
+                );
+            }
             let published = files.publish(start, &moves)?;
             export::say_written(start, published.save)?;
             page::say_written(start, published.page, moves.len())?;
@@ -61,24 +77,31 @@ pub(super) fn run(
     }
 }
 
-/// The moves read so far, when they are wanted: about 2 bytes a move,
+/// The moves read so far, as many as are wanted: about 2 bytes a move,
 /// kept fallibly since a file of moves that go back and forth may be as
-/// long as the disk.
+/// long as the disk. Past `most` none is kept: the run refuses then what
+/// wanted them.
 struct Kept {
-    wanted: bool,
+    most: usize,
     moves: Result<Vec<Move>, TryReserveError>,
 }
 
 impl Kept {
-    fn new(wanted: bool) -> Kept {
+    fn new(most: usize) -> Kept {
         Kept {
-            wanted,
+            most,
             moves: Ok(Vec::new()),
         }
     }
 
     fn keep(&mut self, line: &io::Result<Line>) {
-        if let (true, Ok(moves), Ok(Ok(mv))) = (self.wanted, &mut self.moves, line) {
+        let Ok(moves) = &mut self.moves else {
+            return;
+        };
+        if moves.len() >= self.most {
+            return;
+        }
+        if let Ok(Ok(mv)) = line {
             match moves.try_reserve(1) {
                 Ok(()) => moves.push(*mv),
                 Err(e) => self.moves = Err(e),

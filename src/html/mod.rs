@@ -19,65 +19,94 @@
 
 pub mod replay;
 
-use std::fmt::Write;
+use std::fmt::Write as _;
+use std::io::{self, Write};
 
 use crate::deal::Deal;
 use crate::state::Move;
-use replay::Replay;
+use replay::{Opening, Replay};
 
 const TEMPLATE: &str = include_str!("page.html");
 const STYLE: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("page.js");
 
-/// The page replaying `moves` from the deal. Moves after an illegal one
-/// are not shown; the page says which move stopped the replay, and why.
-pub fn page(deal: &Deal, moves: &[Move]) -> String {
+/// The most moves a page replays. A real solution has a few hundred and
+/// the search writes none longer; a file of legal moves going back and
+/// forth may hold millions, and its page would be tens of megabytes no
+/// browser steps through: `--html` refuses it, and says this number.
+pub const MOST_MOVES: usize = 100_000;
+
+/// Writes the page replaying `moves` from the deal to `out`, as the replay
+/// goes: the moves are gone through twice (their steps, then their words)
+/// and nothing per move is kept. Moves after an illegal one are not shown;
+/// the page says which move stopped the replay, and why.
+pub fn write(
+    out: &mut impl Write,
+    deal: &Deal,
+    moves: impl Iterator<Item = Move> + Clone,
+) -> io::Result<()> {
     let title = format!("{} {}", deal.id.rules.name, deal.id.seed);
-    let data = data_json(deal, &title, &Replay::new(deal, moves));
-    TEMPLATE
-        .replace("{{TITLE}}", &escape_html(&title))
-        .replace("/*STYLE*/", STYLE)
-        .replace("/*SCRIPT*/", SCRIPT)
-        .replace("{{DATA}}", &data)
+    let (before, after) = TEMPLATE
+        .split_once("{{DATA}}")
+        .expect("the template has a place for the data");
+    let fill = |part: &str| {
+        part.replace("{{TITLE}}", &escape_html(&title))
+            .replace("/*STYLE*/", STYLE)
+            .replace("/*SCRIPT*/", SCRIPT)
+    };
+    out.write_all(fill(before).as_bytes())?;
+    write_data(out, deal, &title, moves)?;
+    out.write_all(fill(after).as_bytes())
+}
+
+/// The page replaying `moves`, whole in memory (tests, and small pages).
+pub fn page(deal: &Deal, moves: &[Move]) -> String {
+    let mut out = Vec::new();
+    write(&mut out, deal, moves.iter().copied()).expect("a Vec takes every write");
+    String::from_utf8(out).expect("the page is UTF-8")
 }
 
 /// The replay as the script reads it (`page.js`, `DATA`).
-fn data_json(deal: &Deal, title: &str, replay: &Replay) -> String {
+fn write_data(
+    out: &mut impl Write,
+    deal: &Deal,
+    title: &str,
+    moves: impl Iterator<Item = Move> + Clone,
+) -> io::Result<()> {
     let rules = deal.id.rules;
     // xpat2 puts free cells and foundations in a row above the columns when
     // the game has free cells (FreeCell, Seahaven); without them (Midnight
     // Oil, Baker's Dozen) the columns go in two rows, first, third, … above
     // second, fourth, …, and the foundations in a column at the right.
     let layout = if rules.registers > 0 { "top" } else { "side" };
-    let mut out = String::with_capacity(64 * replay.moves.len() + 1024);
-    let _ = write!(
+    write!(
         out,
         "{{\"title\":{},\"layout\":\"{layout}\",\"columns\":{},\"cells\":{},",
         json_string(title),
         rules.columns,
         rules.registers
-    );
-    let piles: Vec<String> = replay.start.iter().map(|p| numbers(p)).collect();
-    let _ = write!(out, "\"start\":[{}],", piles.join(","));
-    let _ = write!(out, "\"startUp\":{},", numbers(&replay.start_up));
-    out.push_str("\"moves\":[");
-    for (i, steps) in replay.moves.iter().enumerate() {
-        out.push_str(if i == 0 { "[" } else { ",[" });
-        for (j, s) in steps.iter().enumerate() {
+    )?;
+    let (Opening { start, start_up }, steps) = Replay::new(deal, moves.clone());
+    let piles: Vec<String> = start.iter().map(|p| numbers(p)).collect();
+    write!(out, "\"start\":[{}],", piles.join(","))?;
+    write!(out, "\"startUp\":{},", numbers(&start_up))?;
+    out.write_all(b"\"moves\":[")?;
+    for (i, shown) in steps.enumerate() {
+        out.write_all(if i == 0 { b"[" } else { b",[" })?;
+        for (j, s) in shown.steps.iter().enumerate() {
             let sep = if j == 0 { "" } else { "," };
-            let _ = write!(out, "{sep}[{},{},{}]", s.card, s.from, s.to);
+            write!(out, "{sep}[{},{},{}]", s.card, s.from, s.to)?;
         }
-        out.push(']');
+        out.write_all(b"]")?;
     }
-    out.push_str("],\"words\":[");
-    let words: Vec<String> = replay.words.iter().map(|w| json_string(w)).collect();
-    out.push_str(&words.join(","));
-    let stopped = replay
-        .stopped
-        .as_deref()
-        .map_or("null".to_string(), json_string);
-    let _ = write!(out, "],\"stopped\":{stopped}}}");
-    out
+    out.write_all(b"],\"words\":[")?;
+    let (_, mut words) = Replay::new(deal, moves);
+    for (i, shown) in words.by_ref().enumerate() {
+        let sep = if i == 0 { "" } else { "," };
+        write!(out, "{sep}{}", json_string(&shown.words))?;
+    }
+    let stopped = words.stopped().map_or("null".to_string(), json_string);
+    write!(out, "],\"stopped\":{stopped}}}")
 }
 
 /// `[a,b,c]` of card numbers.

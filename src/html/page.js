@@ -14,29 +14,55 @@
   const firstCell = FOUNDATIONS + D.columns;
   const kind = (p) => (p < FOUNDATIONS ? 'foundation' : p < firstCell ? 'column' : 'cell');
 
-  // Every position, from the steps; a step that does not fit is an error.
-  const positions = [];
-  let piles = D.start.map((p) => p.slice());
-  positions.push(piles.map((p) => p.slice()));
-  D.moves.forEach((steps, i) => {
-    for (const [card, from, to] of steps) {
+  // The position shown, one pile per array, moved a move at a time:
+  // forward plays a move's steps, back undoes them. No copy of every
+  // position is kept: a page may replay a hundred thousand moves.
+  const piles = D.start.map((p) => p.slice());
+  const n = D.moves.length;
+  let at = 0;
+  function forward() {
+    for (const [card, from, to] of D.moves[at]) {
       const top = piles[from].pop();
       if (top !== card) {
-        throw new Error('move ' + (i + 1) + ': ' + name(card) + ' is not on top of pile ' + from);
+        throw new Error('move ' + (at + 1) + ': ' + name(card) + ' is not on top of pile ' + from);
       }
       piles[to].push(card);
     }
-    positions.push(piles.map((p) => p.slice()));
-  });
-  const n = D.moves.length;
+    at += 1;
+  }
+  function back() {
+    at -= 1;
+    const steps = D.moves[at];
+    for (let i = steps.length - 1; i >= 0; i--) {
+      const [card, from, to] = steps[i];
+      piles[to].pop();
+      piles[from].push(card);
+    }
+  }
+  function goTo(k) {
+    while (at < k) forward();
+    while (at > k) back();
+  }
+
+  // The longest column over the whole replay: of the first row (columns
+  // 1, 3, ...), of the second, of all. Going through every move once also
+  // checks every step: one that does not fit is an error.
+  const tallest = [1, 1, 1];
+  function measure() {
+    for (let i = 0; i < D.columns; i++) {
+      const len = piles[FOUNDATIONS + i].length;
+      tallest[i % 2] = Math.max(tallest[i % 2], len);
+      tallest[2] = Math.max(tallest[2], len);
+    }
+  }
+  measure();
+  while (at < n) { forward(); measure(); }
+  goTo(0);
 
   // Geometry. A column's cards overlap by `fan` pixels, less in a row whose
   // longest column (over the whole replay) would grow too tall.
   const CW = 78, CH = 108, GAP = 12, SLOT = CW + GAP, ROW_GAP = 20;
-  const longest = (band) => Math.max(1, ...positions.map((pos) =>
-    Math.max(...pos.slice(FOUNDATIONS, firstCell)
-      .filter((_, i) => D.layout === 'top' || i % 2 === band)
-      .map((col) => col.length))));
+  const longest = (band) => (D.layout === 'top' ? tallest[2] : tallest[band]);
   const fanFor = (len) => Math.max(14, Math.min(26, Math.floor(430 / Math.max(1, len - 1))));
   const LABEL = 20;  // room for the words above the free cells and foundations
   const place = [];  // per pile: [left, top, fan]
@@ -84,7 +110,8 @@
   }
 
   function draw(k) {
-    const pos = positions[k];
+    goTo(k);
+    const pos = piles;
     const steps = k > 0 ? D.moves[k - 1] : [];
     const moved = steps.length > 0 ? steps[0][0] : -1;
     const up = new Set(steps.filter((s) => s[2] < FOUNDATIONS).map((s) => s[0]));
@@ -132,7 +159,7 @@
     slider.value = k;
     $('k').textContent = k;
     $('words').textContent = k === 0 ? startWords() : 'Move ' + k + ': ' + D.words[k - 1] + '.';
-    $('foundation-count').textContent = positions[k].slice(0, FOUNDATIONS)
+    $('foundation-count').textContent = piles.slice(0, FOUNDATIONS)
       .reduce((sum, p) => sum + p.length, 0);
     board.dataset.shown = k;
     $('first').disabled = $('prev').disabled = k === 0;
@@ -171,8 +198,12 @@
     if (e.key === ' ' && e.target.tagName !== 'BUTTON') { $('play').click(); e.preventDefault(); }
   });
 
+  // The position the address names: #k after move k (past the last: the
+  // last), #end the last; any other fragment (#, #-1, #abc, #%, #end#x)
+  // the deal. Read as it is, not decoded: decodeURIComponent throws on a
+  // stray '%', and no fragment the page writes needs decoding.
   function fromAddress() {
-    const h = decodeURIComponent(location.hash.slice(1));
+    const h = location.hash.slice(1);
     if (h === 'end') return n;
     return /^[0-9]+$/.test(h) ? Math.min(Number(h), n) : 0;
   }

@@ -4,13 +4,17 @@
 //! words. The page's script only applies steps and draws.
 //!
 //! The steps are the very words of the project's xpat2 save
-//! ([`crate::xpat2::words`]), so the page puts a card in the free cell or
-//! empty column xpat2 would, and the two can never disagree.
+//! ([`crate::xpat2::words_on`]), so the page puts a card in the free cell
+//! or empty column xpat2 would, and the two can never disagree.
+//!
+//! [`Replay`] yields one move at a time and keeps nothing of the moves
+//! before: the page is written as the replay goes, in the same few
+//! kilobytes for ten moves or a hundred thousand.
 
 use crate::cards::{Card, Name};
 use crate::deal::Deal;
 use crate::state::{Dest, Move, State};
-use crate::xpat2::{self, Board};
+use crate::xpat2::{Board, words_on};
 use crate::xpat2_load::pile_of;
 
 /// One card going from one of xpat2's piles to another (pile numbers as
@@ -23,97 +27,110 @@ pub struct Step {
     pub to: usize,
 }
 
-/// The whole replay: where the page starts and every move after it.
+/// Where the page starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Replay {
+pub struct Opening {
     /// Every pile but the (always empty) deck, bottom card first, after the
     /// foundation moves of the deal itself: the position the text display
     /// shows.
     pub start: Vec<Vec<Card>>,
     /// Cards the deal itself sends to the foundation, in order.
     pub start_up: Vec<Card>,
-    /// Per move, its steps: the move's own first.
-    pub moves: Vec<Vec<Step>>,
-    /// Per move, the move in words.
-    pub words: Vec<String>,
-    /// Why the replay stops before the end of `moves`, if it does.
-    pub stopped: Option<String>,
 }
 
-impl Replay {
-    /// Replays the legal prefix of `moves`; an illegal move ends the
-    /// replay and is reported in [`Replay::stopped`].
-    pub fn new(deal: &Deal, moves: &[Move]) -> Replay {
-        let mut state = State::for_replay(deal);
-        let start_words = state.score() as usize;
-        let mut counts = Vec::with_capacity(moves.len());
-        let mut stopped = None;
-        for (i, &mv) in moves.iter().enumerate() {
-            let before = state.score();
-            if let Err(illegal) = state.try_apply(mv) {
-                stopped = Some(format!(
-                    "move {} ({}) is illegal: {}",
-                    i + 1,
-                    in_words(mv, &[]),
-                    crate::check::explain(state.rules(), mv.card, illegal)
-                ));
-                break;
-            }
-            // The move's word, then one per card that went up after it;
-            // a move sending its own card up is one of those already.
-            let up = (state.score() - before) as usize;
-            counts.push(up + usize::from(!sends_itself_up(mv)));
+/// One move as the page shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shown {
+    /// Its steps: the move's own first.
+    pub steps: Vec<Step>,
+    /// The move in words.
+    pub words: String,
+}
+
+/// The replay of a solution's moves, one [`Shown`] move at a time; it ends
+/// with the moves, or at the first illegal one ([`Replay::stopped`] says
+/// why).
+pub struct Replay<I> {
+    moves: I,
+    /// The game's position: which moves are legal, and why not.
+    state: State,
+    /// xpat2's card array the move words are worked out on.
+    layout: Board,
+    /// xpat2's card array the words are played on, to read their steps.
+    board: Board,
+    played: usize,
+    stopped: Option<String>,
+}
+
+impl<I: Iterator<Item = Move>> Replay<I> {
+    /// The page's first position, and the replay of `moves` from it.
+    pub fn new(deal: &Deal, moves: impl IntoIterator<IntoIter = I>) -> (Opening, Replay<I>) {
+        let mut layout = Board::deal(deal);
+        let mut board = Board::deal(deal);
+        // The deal's own foundation moves: no move can fail to lay out.
+        let up = words_on(&mut layout, &[]).unwrap_or_default();
+        let start_up = up.into_iter().map(|w| play(&mut board, w).card).collect();
+        let opening = Opening {
+            start: piles(&board),
+            start_up,
+        };
+        let replay = Replay {
+            moves: moves.into_iter(),
+            state: State::for_replay(deal),
+            layout,
+            board,
+            played: 0,
+            stopped: None,
+        };
+        (opening, replay)
+    }
+
+    /// Why the replay stopped before the end of the moves, once it has.
+    pub fn stopped(&self) -> Option<&str> {
+        self.stopped.as_deref()
+    }
+
+    /// Ends the replay at move `number`, `mv`, saying why.
+    fn stop(&mut self, number: usize, mv: Move, why: String) -> Option<Shown> {
+        self.stopped = Some(format!("move {number} ({}) {why}", in_words(mv, &[])));
+        None
+    }
+}
+
+impl<I: Iterator<Item = Move>> Iterator for Replay<I> {
+    type Item = Shown;
+
+    fn next(&mut self) -> Option<Shown> {
+        if self.stopped.is_some() {
+            return None;
         }
-        let legal = &moves[..counts.len()];
-        let all_words = match xpat2::words(deal, legal) {
+        let mv = self.moves.next()?;
+        let number = self.played + 1;
+        if let Err(illegal) = self.state.try_apply(mv) {
+            let why = crate::check::explain(self.state.rules(), mv.card, illegal);
+            return self.stop(number, mv, format!("is illegal: {why}"));
+        }
+        // The move's word, then one per card that went up after it.
+        let words = match words_on(&mut self.layout, &[mv]) {
             Ok(words) => words,
             Err(e) => {
-                return Replay::empty(
-                    deal,
-                    format!("cannot lay the moves out as xpat2 does: {e:#}"),
+                return self.stop(
+                    number,
+                    mv,
+                    format!("cannot be laid out as xpat2 does: {}", e.root_cause()),
                 );
             }
         };
-        let mut board = Board::deal(deal);
-        let mut words = all_words.into_iter();
-        let start_up: Vec<Card> = words
-            .by_ref()
-            .take(start_words)
-            .map(|w| play(&mut board, w).card)
+        self.played = number;
+        let steps: Vec<Step> = words
+            .into_iter()
+            .map(|w| play(&mut self.board, w))
             .collect();
-        let start = piles(&board);
-        let mut replay = Replay {
-            start,
-            start_up,
-            moves: Vec::with_capacity(legal.len()),
-            words: Vec::with_capacity(legal.len()),
-            stopped,
-        };
-        for (&mv, count) in legal.iter().zip(counts) {
-            let steps: Vec<Step> = words
-                .by_ref()
-                .take(count)
-                .map(|w| play(&mut board, w))
-                .collect();
-            let up: Vec<Card> = steps.iter().filter(|s| s.to < 4).map(|s| s.card).collect();
-            replay
-                .words
-                .push(in_words(mv, &up[usize::from(sends_itself_up(mv))..]));
-            replay.moves.push(steps);
-        }
-        replay
-    }
-
-    /// The deal with no move, and why.
-    fn empty(deal: &Deal, why: String) -> Replay {
-        let board = Board::deal(deal);
-        Replay {
-            start: piles(&board),
-            start_up: Vec::new(),
-            moves: Vec::new(),
-            words: Vec::new(),
-            stopped: Some(why),
-        }
+        // A move sending its own card up is one of the cards up already.
+        let own = usize::from(sends_itself_up(mv));
+        let up: Vec<Card> = steps.iter().filter(|s| s.to < 4).map(|s| s.card).collect();
+        let words = in_words(mv, &up[own.min(up.len())..]);
+        Some(Shown { steps, words })
     }
 }
 
@@ -163,6 +180,30 @@ pub fn in_words(mv: Move, up: &[Card]) -> String {
     text
 }
 
+/// A whole replay at once, as the tests look at it.
+#[cfg(test)]
+#[derive(Debug)]
+pub(super) struct Collected {
+    pub start: Vec<Vec<Card>>,
+    pub start_up: Vec<Card>,
+    pub moves: Vec<Vec<Step>>,
+    pub words: Vec<String>,
+    pub stopped: Option<String>,
+}
+
+#[cfg(test)]
+pub(super) fn collect(deal: &Deal, moves: &[Move]) -> Collected {
+    let (opening, mut replay) = Replay::new(deal, moves.iter().copied());
+    let (steps, words) = replay.by_ref().map(|s| (s.steps, s.words)).unzip();
+    Collected {
+        start: opening.start,
+        start_up: opening.start_up,
+        moves: steps,
+        words,
+        stopped: replay.stopped().map(str::to_string),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,7 +231,7 @@ mod tests {
     #[test]
     fn a_move_carries_the_foundation_moves_it_causes() {
         let deal = test_deal("fc", 123);
-        let replay = Replay::new(&deal, &[mv(6, Dest::Register), mv(33, Dest::Card(38))]);
+        let replay = collect(&deal, &[mv(6, Dest::Register), mv(33, Dest::Card(38))]);
         assert!(replay.start_up.is_empty());
         assert_eq!(replay.start[4], deal.columns[0]);
         let (column_3, column_2, cell_0) = (6, 5, 12);
@@ -233,7 +274,7 @@ mod tests {
     fn the_deals_own_foundation_moves_come_before_the_first_position() {
         // Seahaven 5 plays A♥ at once (the text display shows it up).
         let deal = test_deal("st", 5);
-        let replay = Replay::new(&deal, &[]);
+        let replay = collect(&deal, &[]);
         assert_eq!(replay.start_up, [2]);
         assert_eq!(replay.start[2], [2]);
         assert!(replay.moves.is_empty());
@@ -249,7 +290,7 @@ mod tests {
             mv(3, Dest::Foundation),
             mv(7, Dest::Foundation),
         ];
-        let replay = Replay::new(&deal, &moves);
+        let replay = collect(&deal, &moves);
         assert_eq!(replay.stopped, None);
         assert_eq!(
             replay.moves.iter().map(Vec::len).collect::<Vec<_>>(),
@@ -263,7 +304,7 @@ mod tests {
     #[test]
     fn an_illegal_move_ends_the_replay_and_says_why() {
         let deal = test_deal("fc", 123);
-        let replay = Replay::new(&deal, &[mv(6, Dest::Register), mv(6, Dest::Register)]);
+        let replay = collect(&deal, &[mv(6, Dest::Register), mv(6, Dest::Register)]);
         assert_eq!(replay.moves.len(), 1);
         let why = replay.stopped.unwrap();
         assert!(

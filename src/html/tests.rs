@@ -2,7 +2,7 @@
 //! a replay that reaches the won game from the position the text display
 //! shows. (What a browser makes of it is `scripts/html-check`'s part.)
 
-use super::replay::{Replay, Step};
+use super::replay::{Collected, Step, collect};
 use super::*;
 use crate::cards::Card;
 use crate::rules::GameId;
@@ -19,8 +19,15 @@ fn solution(name: &str) -> (Deal, Vec<Move>) {
     (Deal::new(id), moves)
 }
 
+/// The page's data for `moves`.
+fn data(deal: &Deal, moves: &[Move]) -> String {
+    let mut out = Vec::new();
+    write_data(&mut out, deal, "t", moves.iter().copied()).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
 /// Applies a replay's steps as the page's script does, checking each.
-fn play_steps(replay: &Replay) -> Vec<Vec<Card>> {
+fn play_steps(replay: &Collected) -> Vec<Vec<Card>> {
     let mut piles = replay.start.clone();
     for (i, steps) in replay.moves.iter().enumerate() {
         for &Step { card, from, to } in steps {
@@ -40,7 +47,7 @@ fn a_replay_of_each_game_starts_where_the_text_display_does_and_ends_won() {
         "BakersDozen.562",
     ] {
         let (deal, moves) = solution(name);
-        let replay = Replay::new(&deal, &moves);
+        let replay = collect(&deal, &moves);
         assert_eq!(replay.stopped, None, "{name}");
         assert_eq!(
             (replay.moves.len(), replay.words.len()),
@@ -82,7 +89,7 @@ fn the_page_is_self_contained_and_carries_its_contract() {
     }
     assert!(html.contains("id=\"foundation-count\""));
     assert!(html.contains("<title>FreeCell 1 · xpat-solver</title>"));
-    let words = Replay::new(&deal, &moves).words;
+    let words = collect(&deal, &moves).words;
     assert!(html.contains(&json_string(&words[0])));
     assert_eq!(
         html.matches("</script>").count(),
@@ -117,7 +124,7 @@ fn long_replays_stay_under_200_kb() {
         .cycle()
         .take(900)
         .collect();
-    assert_eq!(Replay::new(&deal, &walk).moves.len(), 900, "a legal walk");
+    assert_eq!(collect(&deal, &walk).moves.len(), 900, "a legal walk");
     let size = page(&deal, &walk).len();
     assert!(size < 200_000, "900 moves: {size} bytes");
 }
@@ -126,8 +133,7 @@ fn long_replays_stay_under_200_kb() {
 fn the_data_holds_the_start_and_the_steps() {
     // Seahaven 5 plays A♥ at once; its first column is 4♠ 4♥ 5♦ 8♥ 4♣.
     let deal = crate::deal::test_deal("st", 5);
-    let replay = Replay::new(&deal, &[]);
-    let json = data_json(&deal, "t", &replay);
+    let json = data(&deal, &[]);
     assert!(json.contains("\"startUp\":[2],"), "{json}");
     assert!(
         json.contains("\"start\":[[],[],[2],[],[13,14,19,30,12],"),
@@ -138,8 +144,8 @@ fn the_data_holds_the_start_and_the_steps() {
         "{json}"
     );
     let (deal, moves) = solution("FreeCell.1");
-    let json = data_json(&deal, "t", &Replay::new(&deal, &moves[..1]));
-    let step = Replay::new(&deal, &moves[..1]).moves[0][0];
+    let json = data(&deal, &moves[..1]);
+    let step = collect(&deal, &moves[..1]).moves[0][0];
     let expected = format!("\"moves\":[[[{},{},{}]", step.card, step.from, step.to);
     assert!(json.contains(&expected), "{json}");
 }

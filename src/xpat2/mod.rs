@@ -10,7 +10,7 @@
 
 mod board;
 mod continuation;
-pub(crate) use board::{Board, words, words_on};
+pub(crate) use board::{Board, words_on};
 pub use continuation::{continuation, export_continuation};
 #[cfg(test)]
 mod oracle;

@@ -12,6 +12,9 @@
 //!   (item 4).
 //! - [`signals`]: SIGINT, SIGTERM, SIGHUP and a terminal that went away
 //!   during a search (items 4, 9).
+//! - [`pages`]: `--html` of two million moves refused in a few
+//!   megabytes, a page of the most moves written in as few, any fragment
+//!   of a page's address opened without a script error (issue 27).
 //! - [`arguments`]: random command lines never abort (no exit 134).
 //!
 //! `XPAT_SOLVER_UNDER_TEST=/path/to/old/xpat-solver cargo test --test
@@ -23,6 +26,7 @@ mod common;
 mod arguments;
 mod files;
 mod memory;
+mod pages;
 mod reading;
 mod signals;
 

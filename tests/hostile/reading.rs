@@ -45,7 +45,7 @@ fn endless_and_huge_files_get_a_verdict_in_a_few_megabytes() {
 
 /// Two moves that bring FreeCell 123 back to its deal: a file can repeat
 /// them for ever, every line legal.
-fn a_legal_round_trip(deal: &Deal) -> [Move; 2] {
+pub(crate) fn a_legal_round_trip(deal: &Deal) -> [Move; 2] {
     let root = State::new(deal);
     let mut firsts = Vec::new();
     root.for_each_move(|mv| firsts.push(mv));
