@@ -119,6 +119,83 @@ pub fn turn_down(column: &mut Vec<Card>, index: usize) -> bool {
     true
 }
 
+// --- How xpat2 records them (xpatgame.h, moves.c, r_Midnight.c) -----------
+//
+// A word's low half is `src_index | dst_pile << 9`, its high half
+// `new_index | src_pile << 9` (do_move); a special word has bits 15 and 31
+// set, its kind in bits 16..31 and an argument in bits 0..14.
+
+/// Opens a group of words that undo and redo treat as one move.
+pub const COMPOUND_BEGIN: u32 = 0xfff0_8000;
+/// Closes the group [`COMPOUND_BEGIN`] opened.
+pub const COMPOUND_END: u32 = 0xfff1_8000;
+/// `RotateUp` ([`turn_down`]), `| card index`: key `f`.
+pub const ROTATE_UP: u32 = 0xfff3_8000;
+/// `RotateDown` ([`turn_up`]), `| card index`: key `b`.
+pub const ROTATE_DOWN: u32 = 0xfff4_8000;
+/// `SlotShuffle(1)` on redo, `SlotShuffle(0)` on undo.
+pub const SHUFFLING: u32 = 0xfff5_8000;
+/// Pile number of column 1 in Midnight Oil (after the 4 foundations).
+const FIRST_COLUMN_PILE: usize = 4;
+
+/// A plain move word: the card at array index `src` (with every card above
+/// it in its pile) from pile `src_pile` to pile `dst_pile`, landing at
+/// array index `new`.
+fn move_word(src: usize, dst_pile: usize, new: usize, src_pile: usize) -> u32 {
+    let half = |index: usize, pile: usize| (index | pile << 9) as u32;
+    half(src, dst_pile) | half(new, src_pile) << 16
+}
+
+/// The words xpat2 stores for a redeal of `columns` when `on_foundation`
+/// cards lie on the foundations (the cards' array starts with them):
+/// [`COMPOUND_BEGIN`]; one word per non-empty column 2..18 moving it whole
+/// onto column 1; one word per cut moving the cards above column k's third
+/// onto column k+1; [`SHUFFLING`]; [`COMPOUND_END`]. Checked against saves
+/// the real xpat2 wrote (`tests/fixtures/xpat2/mo1-*.xpat2`).
+pub fn redeal_words(columns: &[Vec<Card>], on_foundation: usize) -> Vec<u32> {
+    let mut words = vec![COMPOUND_BEGIN];
+    // The cards never move in the array while piles merge and split: a
+    // column's block stays where it is, only the piles' bounds change.
+    let mut start = on_foundation;
+    for (c, column) in columns.iter().enumerate() {
+        if c > 0 && !column.is_empty() {
+            words.push(move_word(
+                start,
+                FIRST_COLUMN_PILE,
+                start,
+                FIRST_COLUMN_PILE + c,
+            ));
+        }
+        start += column.len();
+    }
+    let mut remaining: usize = columns.iter().map(Vec::len).sum();
+    let mut index = on_foundation;
+    for c in 0..columns.len().saturating_sub(1) {
+        if remaining <= CARDS_PER_COLUMN {
+            break;
+        }
+        index += CARDS_PER_COLUMN;
+        remaining -= CARDS_PER_COLUMN;
+        let pile = FIRST_COLUMN_PILE + c;
+        words.push(move_word(index, pile + 1, index, pile));
+    }
+    words.push(SHUFFLING);
+    words.push(COMPOUND_END);
+    words
+}
+
+/// The word of [`turn_up`] (`RotateDown`, key `b`) on the card at array
+/// index `card_index` (foundation cards first, then the columns in order).
+pub fn turn_up_word(card_index: usize) -> u32 {
+    ROTATE_DOWN | card_index as u32
+}
+
+/// The word of [`turn_down`] (`RotateUp`, key `f`) on the card at array
+/// index `card_index`.
+pub fn turn_down_word(card_index: usize) -> u32 {
+    ROTATE_UP | card_index as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,6 +289,51 @@ mod tests {
             slot_unshuffle(&mut cards, 99);
             assert_eq!(cards, start, "{n} cards");
         }
+    }
+
+    /// The move words of a save the real xpat2 wrote (big-endian, after
+    /// the 160-byte header; `a[9]` words).
+    fn fixture_words(name: &str) -> Vec<u32> {
+        let path = format!("{}/tests/fixtures/xpat2/{name}", env!("CARGO_MANIFEST_DIR"));
+        let data = std::fs::read(path).expect("fixture");
+        let word = |at: usize| u32::from_be_bytes(data[at..at + 4].try_into().unwrap());
+        let n = word(32 + 4 * 9) as usize;
+        (0..n).map(|i| word(160 + 4 * i)).collect()
+    }
+
+    #[test]
+    fn redeal_words_are_those_xpat2_saved() {
+        let deal1 = deal(1);
+        let first = redeal_words(&deal1, 0);
+        assert_eq!(first.len(), 37);
+        assert_eq!(fixture_words("mo1-redeal.xpat2"), first);
+        let mut both = first.clone();
+        both.extend(redeal_words(&redeal(&deal1, 1), 0));
+        assert_eq!(fixture_words("mo1-two-redeals.xpat2"), both);
+    }
+
+    #[test]
+    fn redeal_words_after_cards_went_up_are_those_xpat2_saved() {
+        // A♠ (card 1, top of column 14) up, a redeal, A♦ (card 3) up, a
+        // redeal: the foundation moves are plain words between them.
+        let words = fixture_words("mo1-up-redeals.xpat2");
+        let mut columns = deal(1);
+        assert_eq!(columns[13].pop(), Some(1));
+        assert_eq!(words[0], 41 | 1 << 9 | (17 << 9) << 16);
+        let first = redeal_words(&columns, 1);
+        assert_eq!(words[1..1 + first.len()], first);
+        columns = redeal(&columns, 1);
+        let c = columns.iter().position(|c| c.last() == Some(&3)).unwrap();
+        columns[c].pop();
+        let second = redeal_words(&columns, 2);
+        assert_eq!(words[words.len() - second.len()..], second);
+        assert_eq!(words.len(), 1 + first.len() + 1 + second.len());
+    }
+
+    #[test]
+    fn turn_words_are_those_xpat2_saved() {
+        assert_eq!(fixture_words("mo1-turn-up.xpat2"), [turn_up_word(0)]);
+        assert_eq!(fixture_words("mo2-turn-down.xpat2"), [turn_down_word(13)]);
     }
 
     #[test]
