@@ -19,6 +19,7 @@ pub mod foundation;
 pub mod html;
 pub mod memory;
 pub mod output;
+pub mod redeal;
 pub mod rules;
 pub mod search;
 pub mod shuffle;

@@ -19,19 +19,23 @@ fn diff(a: u32, b: u32) -> u32 {
     if b <= a { a - b } else { a + RANDMAX - b }
 }
 
-/// Maps a draw onto `0..limit` the way xpat2 does, through floating point.
-fn reduce(n: u32, limit: usize) -> usize {
+/// Maps a draw onto `0..limit` the way xpat2 does, through floating point
+/// (its `myrand` in `moves.c`, with the default generator `rng = 1`).
+pub fn reduce(n: u32, limit: usize) -> usize {
     (n as f64 / RANDMAX as f64 * limit as f64) as usize
 }
 
-/// The generator of SPEC §3 steps 1–4.
-struct Generator {
+/// The generator of SPEC §3 steps 1–4 (xpat2's `sprand`/`prand` in
+/// `util.c`). Public because xpat2 restarts it from the deal's seed for
+/// Midnight Oil's redeals ([`crate::redeal`]).
+pub struct Generator {
     a: VecDeque<u32>,
     b: VecDeque<u32>,
 }
 
 impl Generator {
-    fn new(seed: u32) -> Generator {
+    /// The generator started from `seed`, its first 165 draws thrown away.
+    pub fn new(seed: u32) -> Generator {
         // Step 1: 55 (key, value) pairs; keys walk 0, 21, 42, … mod 55.
         let mut pairs = Vec::with_capacity(55);
         pairs.push((0u32, seed));
@@ -53,8 +57,8 @@ impl Generator {
         generator
     }
 
-    /// Step 3.
-    fn draw(&mut self) -> u32 {
+    /// Step 3: the next value, in `0..RANDMAX`.
+    pub fn draw(&mut self) -> u32 {
         let n1 = self.a.pop_front().expect("queue A never empties");
         let n2 = self.b.pop_front().expect("queue B never empties");
         let d = diff(n1, n2);
