@@ -243,9 +243,9 @@ mod tests {
     }
 
     /// A small case computed by hand from the generator: for 4 cards the
-    /// swap table is `reduce(d0, 4)`, `reduce(d1, 3) + 1`, `reduce(d2, 2)
-    /// + 2`, 3, with the seed's first three draws after the 165 thrown
-    /// away; each swap is applied in turn to [a b c d].
+    /// swap table is `reduce(d0, 4)`, `reduce(d1, 3) + 1`,
+    /// `reduce(d2, 2) + 2`, 3, with the seed's first three draws after the
+    /// 165 thrown away; each swap is applied in turn to [a b c d].
     #[test]
     fn a_small_shuffle_matches_the_swaps_worked_by_hand() {
         let seed = 1;
