@@ -32,12 +32,53 @@ pub fn replay(deal: &Deal, lines: &[Line]) -> Verdict {
     verdict
 }
 
+/// A position a file can be replayed on: a [`State`], or under Midnight
+/// Oil's complete rules a [`Table`](crate::midnight::Table).
+pub trait Replayed {
+    /// Plays `mv` if it is legal, or says why not.
+    fn try_apply(&mut self, mv: Move) -> Result<(), Illegal>;
+    fn is_won(&self) -> bool;
+    /// Cards on the foundation.
+    fn score(&self) -> u8;
+    fn rules(&self) -> &'static Rules;
+}
+
+impl Replayed for State {
+    fn try_apply(&mut self, mv: Move) -> Result<(), Illegal> {
+        State::try_apply(self, mv)
+    }
+    fn is_won(&self) -> bool {
+        State::is_won(self)
+    }
+    fn score(&self) -> u8 {
+        State::score(self)
+    }
+    fn rules(&self) -> &'static Rules {
+        State::rules(self)
+    }
+}
+
+impl Replayed for crate::midnight::Table {
+    fn try_apply(&mut self, mv: Move) -> Result<(), Illegal> {
+        crate::midnight::Table::try_apply(self, mv)
+    }
+    fn is_won(&self) -> bool {
+        crate::midnight::Table::is_won(self)
+    }
+    fn score(&self) -> u8 {
+        crate::midnight::Table::score(self)
+    }
+    fn rules(&self) -> &'static Rules {
+        crate::midnight::Table::rules(self)
+    }
+}
+
 /// Replays `lines` from `start` as they come, one at a time, stopping at
 /// the first that fails: a file being read (`-check`) is read no further
 /// than its first illegal line, and never held whole. A read error (`Err`)
 /// ends the replay as that error: no verdict on a file not read.
 pub fn replay_lines<E>(
-    start: State,
+    start: impl Replayed,
     lines: impl IntoIterator<Item = Result<Line, E>>,
 ) -> Result<Verdict, E> {
     let mut state = start;
@@ -83,7 +124,7 @@ pub fn replay_moves(deal: &Deal, moves: &[Move]) -> Verdict {
 
 /// Replays moves known to be well formed from `start`, a position reached
 /// from the deal (a player's, mid-game): move numbers count from there.
-pub fn replay_moves_from(start: State, moves: &[Move]) -> Verdict {
+pub fn replay_moves_from(start: impl Replayed, moves: &[Move]) -> Verdict {
     let lines = moves.iter().map(|&mv| Ok::<Line, Infallible>(Ok(mv)));
     let Ok(verdict) = replay_lines(start, lines);
     verdict

@@ -18,6 +18,7 @@ pub mod deal;
 pub mod foundation;
 pub mod html;
 pub mod memory;
+pub mod midnight;
 pub mod output;
 pub mod redeal;
 pub mod rules;

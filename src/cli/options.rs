@@ -90,6 +90,13 @@ impl TryFrom<RawArgs> for Options {
                 "'--from-xpat2' follows the player's game with forced foundation moves: it cannot be used with the {foundation} rules"
             )));
         }
+        let midnight_complete = foundation == Foundation::Xpat2
+            && matches!(&game, Game::Deal(id) if id.rules.redeals > 0);
+        if midnight_complete && (raw.xpat2.is_some() || raw.html.is_some()) {
+            return Err(UsageError(
+                "'--xpat2' and '--html' cannot yet show Midnight Oil's redeals and turn: use them without '--rules xpat2', or check the solution file alone".into(),
+            ));
+        }
         if raw.optimal && foundation == Foundation::Xpat2 {
             return Err(UsageError(
                 "'--optimal' cannot be used with '--rules xpat2': its lower bound on the moves left counts on cards never coming back from the foundation".into(),

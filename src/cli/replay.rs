@@ -20,7 +20,7 @@ use super::options::Export;
 use super::output::Shown;
 use super::start::Start;
 use super::{EXIT_ECHEC, EXIT_SUCCES, export, page};
-use crate::check::{self, Verdict};
+use crate::check::Verdict;
 use crate::html;
 use crate::solution::{self, Line};
 use crate::state::Move;
@@ -44,7 +44,7 @@ pub(super) fn run(
     };
     let mut kept = Kept::new(most);
     let lines = solution::Lines::new(input).inspect(|line| kept.keep(line));
-    match check::replay_lines(start.replay_root(), lines).with_context(cannot_read)? {
+    match start.replay(lines).with_context(cannot_read)? {
         Verdict::Won { moves } => {
             let from = if start.player.is_some() {
                 " from the player's position"

@@ -11,7 +11,8 @@ use super::options::Export;
 use super::output::{Shown, note};
 use super::start::Start;
 use super::{EXIT_ECHEC, EXIT_INSOLUBLE, EXIT_SUCCES, export, page};
-use crate::check::{self, Verdict};
+use crate::check::Verdict;
+use crate::midnight;
 use crate::foundation::Foundation;
 use crate::rules::GameId;
 use crate::search::{
@@ -61,11 +62,18 @@ pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
 /// The search, with its progress line on stderr when that is a terminal.
 fn search_with_progress(start: &Start, limits: &Limits) -> Report {
     let (deal, root) = (&start.deal, &start.root());
+    let run = |progress: Option<search::Progress>| {
+        if midnight::plays(deal) {
+            midnight::search::search(deal, limits, progress)
+        } else {
+            search::search_from(deal, root, limits, progress)
+        }
+    };
     if !std::io::stderr().is_terminal() {
-        return search::search_from(deal, root, limits, None);
+        return run(None);
     }
     let mut show = |stats: &Stats| note(format_args!("\r{}", progress(stats)));
-    let report = search::search_from(deal, root, limits, Some(&mut show as _));
+    let report = run(Some(&mut show as _));
     note(format_args!("\r{:90}\r", ""));
     report
 }
@@ -121,7 +129,9 @@ fn solved(
     summary: &str,
     optimal: bool,
 ) -> Result<u8> {
-    if let Verdict::Failed { why, .. } = check::replay_moves_from(start.replay_root(), moves) {
+    let lines = moves.iter().map(|&mv| Ok::<_, std::convert::Infallible>(Ok(mv)));
+    let Ok(verdict) = start.replay(lines);
+    if let Verdict::Failed { why, .. } = verdict {
         bail!("internal error: the solution found does not replay ({why}); nothing written");
     }
     let published = files.publish(start, moves)?;

@@ -13,6 +13,7 @@ use super::options::Game;
 use super::output::Shown;
 use crate::deal::Deal;
 use crate::foundation::Foundation;
+use crate::midnight::{self, Table};
 use crate::state::{Move, State};
 use crate::xpat2_load::{self, Follower, Saved};
 
@@ -97,6 +98,20 @@ impl Start {
         match &self.player {
             Some(player) => player.followed.state().clone(),
             None => State::for_replay(&self.deal),
+        }
+    }
+
+    /// Replays `lines` (a file, or a search's solution) from where a file
+    /// starts: [`Start::replay_root`], or under Midnight Oil's complete
+    /// rules the deal as a [`Table`] lays it.
+    pub fn replay<E>(
+        &self,
+        lines: impl IntoIterator<Item = Result<crate::solution::Line, E>>,
+    ) -> Result<crate::check::Verdict, E> {
+        if midnight::plays(&self.deal) {
+            crate::check::replay_lines(Table::for_replay(&self.deal), lines)
+        } else {
+            crate::check::replay_lines(self.replay_root(), lines)
         }
     }
 

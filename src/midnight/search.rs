@@ -1,0 +1,150 @@
+//! `-search` of Midnight Oil under the complete rules: the same
+//! score-bucketed best-first search as the other games' (positions grouped
+//! by cards on the foundation, the highest first, the newest first within
+//! a bucket) over a visited set of [`Key`]s, on its own positions, the
+//! [`Table`]s, whose column order the other games' search does not keep.
+//!
+//! Nothing is cut: every move of every position stored is tried, so an
+//! emptied frontier is a proof (`INSOLUBLE`). The search's positions play
+//! cards up by themselves only once no redeal is left, where the proof
+//! in [`Table`] shows it loses nothing; a solution writes those moves out.
+
+use std::time::Instant;
+
+use rustc_hash::FxHashMap;
+
+use super::{Key, Table};
+use crate::cards::{CARDS, Card};
+use crate::deal::Deal;
+use crate::search::{Limit, Limits, Outcome, Progress, Report, Stats};
+use crate::state::{Dest, Move};
+
+/// Positions expanded between looks at the clock and the cancel flag.
+const CLOCK_EVERY: u64 = 4096;
+
+/// Where a stored position came from.
+#[derive(Clone, Copy)]
+struct Node {
+    parent: u32,
+    mv: Move,
+}
+
+/// Searches `deal` (Midnight Oil under the complete rules) for a solution
+/// within `limits`; the solution has every foundation move written out.
+pub fn search(deal: &Deal, limits: &Limits, mut progress: Option<Progress>) -> Report {
+    let started = Instant::now();
+    let root = Table::for_search(deal);
+    let mut stats = Stats {
+        attempts: 1,
+        ..Stats::default()
+    };
+    let mut nodes: Vec<Node> = vec![Node {
+        parent: u32::MAX,
+        mv: Move::REDEAL,
+    }];
+    let mut seen: FxHashMap<Key, ()> = FxHashMap::default();
+    seen.insert(root.key(), ());
+    // One stack of (node, position) per score.
+    let mut buckets: Vec<Vec<(u32, Table)>> = (0..=CARDS).map(|_| Vec::new()).collect();
+    let mut best = root.score() as usize;
+    buckets[best].push((0, root.clone()));
+    let mut last_report = Instant::now();
+    let outcome = 'search: loop {
+        while best > 0 && buckets[best].is_empty() {
+            best -= 1;
+        }
+        let Some((index, table)) = buckets[best].pop() else {
+            break Outcome::Insoluble;
+        };
+        if table.is_won() {
+            break Outcome::Solved(path(&nodes, index));
+        }
+        stats.expanded += 1;
+        if stats.expanded.is_multiple_of(CLOCK_EVERY) {
+            if let Some(limit) = limits.stop_now(started) {
+                break Outcome::GaveUp(limit);
+            }
+            if let Some(show) = progress.as_mut()
+                && last_report.elapsed().as_secs() >= 1
+            {
+                last_report = Instant::now();
+                stats.elapsed = started.elapsed();
+                stats.stored_now = seen.len() as u64;
+                show(&stats);
+            }
+        }
+        let mut children: Vec<(Move, Table)> = Vec::new();
+        table.for_each_move(|mv| {
+            let mut child = table.clone();
+            child.apply(mv);
+            children.push((mv, child));
+        });
+        // The newest is expanded first: the moves up last, then the card
+        // moves, turns and redeals before them.
+        children.sort_by_key(|(mv, _)| match mv.dest {
+            Dest::Redeal => 0,
+            Dest::TurnUp | Dest::TurnDown => 1,
+            Dest::Card(_) => 2,
+            _ => 3,
+        });
+        for (mv, child) in children {
+            if seen.len() as u64 >= limits.max_states {
+                break 'search Outcome::GaveUp(Limit::States);
+            }
+            if seen.try_reserve(1).is_err() || nodes.try_reserve(1).is_err() {
+                break 'search Outcome::GaveUp(Limit::Memory);
+            }
+            if seen.insert(child.key(), ()).is_some() {
+                continue;
+            }
+            let child_index = nodes.len() as u32;
+            nodes.push(Node { parent: index, mv });
+            let score = child.score() as usize;
+            stats.best_score = stats.best_score.max(score as u8);
+            if child.is_won() {
+                break 'search Outcome::Solved(path(&nodes, child_index));
+            }
+            best = best.max(score);
+            buckets[score].push((child_index, child));
+        }
+    };
+    stats.stored = seen.len() as u64;
+    stats.stored_now = stats.stored;
+    stats.peak_stored = stats.stored;
+    stats.frontier = buckets.iter().map(|b| b.len() as u64).sum();
+    stats.elapsed = started.elapsed();
+    let outcome = match outcome {
+        Outcome::Solved(moves) => Outcome::Solved(written_out(deal, &moves)),
+        other => other,
+    };
+    Report { outcome, stats }
+}
+
+/// The moves from the root to the stored position `index`.
+fn path(nodes: &[Node], index: u32) -> Vec<Move> {
+    let mut moves = Vec::new();
+    let mut at = index;
+    while nodes[at as usize].parent != u32::MAX {
+        moves.push(nodes[at as usize].mv);
+        at = nodes[at as usize].parent;
+    }
+    moves.reverse();
+    moves
+}
+
+/// The file of a search's solution: every card its positions played up by
+/// themselves written as `CARD F` where it went up.
+pub fn written_out(deal: &Deal, moves: &[Move]) -> Vec<Move> {
+    let mut table = Table::for_search(deal);
+    let mut up: Vec<Card> = Vec::new();
+    let mut written = Vec::with_capacity(moves.len() * 2);
+    for &mv in moves {
+        written.push(mv);
+        table.apply_telling(mv, |card| up.push(card));
+        written.extend(up.drain(..).map(|card| Move {
+            card,
+            dest: Dest::Foundation,
+        }));
+    }
+    written
+}

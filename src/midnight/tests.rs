@@ -1,0 +1,245 @@
+use rustc_hash::FxHashSet;
+
+use super::search::search;
+use super::*;
+use crate::deal::test_deal;
+use crate::search::{Limits, Outcome};
+
+fn deal(seed: u32) -> Deal {
+    test_deal("mo", seed).with_foundation(Foundation::Xpat2)
+}
+
+fn xorshift(rng: &mut u64) -> u64 {
+    *rng ^= *rng << 13;
+    *rng ^= *rng >> 7;
+    *rng ^= *rng << 17;
+    *rng
+}
+
+/// Every legal move, found by trying every card against every
+/// destination: none left out as [`Table::for_each_move`] leaves some.
+fn every_legal_move(table: &Table) -> Vec<Move> {
+    let dests = (0..CARDS as Card).map(Dest::Card).chain([
+        Dest::Foundation,
+        Dest::TurnUp,
+        Dest::TurnDown,
+        Dest::EmptyColumn,
+        Dest::Register,
+    ]);
+    let mut moves: Vec<Move> = dests
+        .flat_map(|dest| (0..CARDS as Card).map(move |card| Move { card, dest }))
+        .filter(|&mv| table.check_move(mv).is_ok())
+        .collect();
+    if table.check_move(Move::REDEAL).is_ok() {
+        moves.push(Move::REDEAL);
+    }
+    moves
+}
+
+fn child(table: &Table, mv: Move) -> Table {
+    let mut child = table.clone();
+    child.apply(mv);
+    child
+}
+
+/// Whether some sequence of the moves `moves` gives wins from `table`, by
+/// a plain search stopping at the first win; `None` past `cap` positions.
+fn winnable(table: &Table, cap: usize, moves: fn(&Table) -> Vec<Move>) -> Option<bool> {
+    let mut seen = FxHashSet::default();
+    seen.insert(table.key());
+    let mut stack = vec![table.clone()];
+    while let Some(table) = stack.pop() {
+        if table.is_won() {
+            return Some(true);
+        }
+        if seen.len() > cap {
+            return None;
+        }
+        for mv in moves(&table) {
+            let next = child(&table, mv);
+            if seen.insert(next.key()) {
+                stack.push(next);
+            }
+        }
+    }
+    Some(false)
+}
+
+fn generated(table: &Table) -> Vec<Move> {
+    let mut moves = Vec::new();
+    table.for_each_move(|mv| moves.push(mv));
+    moves
+}
+
+/// Positions along random walks of the first deals, every kind of move
+/// taken (redeals and the turn included).
+fn walks(seeds: std::ops::RangeInclusive<u32>, steps: usize, mut visit: impl FnMut(&Table)) {
+    let mut rng = 0x3D_0E_A1_5E_ED_00_00_01u64;
+    for seed in seeds {
+        let mut table = Table::for_replay(&deal(seed));
+        for _ in 0..steps {
+            visit(&table);
+            let moves = every_legal_move(&table);
+            if moves.is_empty() {
+                break;
+            }
+            table.apply(moves[(xorshift(&mut rng) % moves.len() as u64) as usize]);
+        }
+    }
+}
+
+#[test]
+fn the_deal_is_laid_in_order_and_keeps_every_card() {
+    let d = deal(1);
+    let table = Table::for_replay(&d);
+    assert_eq!(table.columns(), d.columns);
+    assert_eq!((table.redeals_left(), table.turns_left()), (2, 1));
+    assert_eq!(table.score(), 0);
+}
+
+#[test]
+fn generated_moves_reach_every_position_every_legal_move_reaches() {
+    let mut looked = 0;
+    walks(1..=10, 60, |table| {
+        let want: FxHashSet<Key> = every_legal_move(table)
+            .into_iter()
+            .map(|mv| child(table, mv).key())
+            .collect();
+        let got: FxHashSet<Key> = generated(table)
+            .into_iter()
+            .map(|mv| {
+                assert_eq!(table.check_move(mv), Ok(()), "{mv}");
+                child(table, mv).key()
+            })
+            .collect();
+        assert_eq!(got, want, "\n{table}");
+        looked += 1;
+    });
+    assert!(looked > 300);
+}
+
+#[test]
+fn a_redeal_keeps_the_cards_and_deals_threes_from_the_first_column() {
+    walks(1..=10, 40, |table| {
+        if table.redeals_left() == 0 {
+            return;
+        }
+        let after = child(table, Move::REDEAL);
+        let mut before: Vec<Card> = table.columns().concat();
+        let mut cards: Vec<Card> = after.columns().concat();
+        assert_eq!(cards.len(), before.len());
+        before.sort_unstable();
+        cards.sort_unstable();
+        assert_eq!(cards, before);
+        let heights: Vec<usize> = after.columns().iter().map(Vec::len).collect();
+        let n = cards.len();
+        let want: Vec<usize> = (0..COLUMNS)
+            .map(|i| n.saturating_sub(3 * i).min(3))
+            .collect();
+        assert_eq!(heights, want);
+        assert_eq!(after.redeals_left(), table.redeals_left() - 1);
+        assert_eq!(
+            after.columns(),
+            redeal::redeal(&table.columns(), table.seed)
+        );
+    });
+}
+
+#[test]
+fn illegal_lines_of_the_complete_rules_are_named() {
+    let mut table = Table::for_replay(&deal(1));
+    let top = *table.columns()[0].last().unwrap();
+    let buried = table.columns()[0][0];
+    let turn = |card, dest| Move { card, dest };
+    assert_eq!(
+        table.check_move(turn(top, Dest::TurnUp)),
+        Err(Illegal::TurnNeedsBuried { top: true })
+    );
+    table.try_apply(Move::REDEAL).unwrap();
+    table.try_apply(Move::REDEAL).unwrap();
+    assert_eq!(table.check_move(Move::REDEAL), Err(Illegal::NoRedealLeft));
+    let buried_now = table.columns()[0][0];
+    table.try_apply(turn(buried_now, Dest::TurnUp)).unwrap();
+    let other = table.columns()[1][0];
+    assert_eq!(
+        table.check_move(turn(other, Dest::TurnDown)),
+        Err(Illegal::TurnUsed)
+    );
+    // A card up cannot come back in Midnight Oil.
+    let mut table = Table::for_replay(&deal(1));
+    let ace = (0..CARDS as Card)
+        .find(|&c| rank(c) == 1 && table.column_topped_by(c).is_some());
+    if let Some(ace) = ace {
+        table.try_apply(turn(ace, Dest::Foundation)).unwrap();
+        let top = table.columns().iter().find_map(|c| c.last().copied()).unwrap();
+        assert_eq!(
+            table.check_move(turn(ace, Dest::Card(top))),
+            Err(Illegal::NoReturns)
+        );
+    }
+    let _ = buried;
+}
+
+/// With no redeal left, playing every card up by itself keeps the verdict
+/// of a search playing none, the turn left or not: positions along
+/// solutions of the first deals and short random walks from them, with the
+/// redeals taken away.
+#[test]
+fn cards_played_up_once_no_redeal_is_left_keep_the_verdict() {
+    let (mut compared, mut lost, mut won) = (0, 0, 0);
+    let mut rng = 0x0A_17_0F_0E_00_00_00_05u64;
+    for seed in 1..=12 {
+        let d = deal(seed);
+        let Outcome::Solved(moves) = search(&d, &Limits::default(), None).outcome else {
+            panic!("mo.{seed} is won");
+        };
+        let mut on_path = Table::for_replay(&d);
+        for (i, &mv) in moves.iter().enumerate() {
+            on_path.apply(mv);
+            if on_path.score() < 24 || i % 3 != 0 {
+                continue;
+            }
+            let mut table = on_path.clone();
+            for _ in 0..(xorshift(&mut rng) % 6) {
+                let legal = every_legal_move(&table);
+                if legal.is_empty() {
+                    break;
+                }
+                table.apply(legal[(xorshift(&mut rng) % legal.len() as u64) as usize]);
+            }
+            let mut plain = table.clone();
+            plain.redeals_left = 0;
+            plain.automatic = false;
+            let mut auto = plain.clone();
+            auto.automatic = true;
+            auto.play_automatic(|_| {});
+            let cap = 40_000;
+            if let (Some(a), Some(b)) = (
+                winnable(&plain, cap, every_legal_move),
+                winnable(&auto, cap, generated),
+            ) {
+                assert_eq!(a, b, "\n{plain}");
+                compared += 1;
+                lost += usize::from(!a);
+                won += usize::from(a);
+            }
+        }
+    }
+    assert!(compared > 30 && lost > 0 && won > 0, "{compared} {lost} {won}");
+}
+
+#[test]
+fn searched_solutions_replay_with_every_foundation_move_written() {
+    for seed in 1..=5 {
+        let d = deal(seed);
+        let report = search(&d, &Limits::default(), None);
+        let Outcome::Solved(moves) = report.outcome else {
+            panic!("mo.{seed}: {:?}", report.outcome);
+        };
+        let mut table = Table::for_replay(&d);
+        for (i, &mv) in moves.iter().enumerate() {
+            assert_eq!(table.try_apply(mv), Ok(()), "mo.{seed} move {}", i + 1);
+        }
+        assert!(table.is_won(), "mo.{seed}");
+    }
+}
