@@ -13,6 +13,9 @@
 //! - [`signals`]: SIGINT, SIGTERM, SIGHUP and a terminal that went away
 //!   during a search (items 4, 9).
 //! - [`arguments`]: random command lines never abort (no exit 134).
+//! - [`survey`]: `survey` keeps the same promises (issue 27): its rows'
+//!   file against its solutions, numeric bounds, streams, SIGHUP, stale
+//!   temporary files, one-line messages.
 //!
 //! `XPAT_SOLVER_UNDER_TEST=/path/to/old/xpat-solver cargo test --test
 //! hostile` runs them on another build, to see them fail there.
@@ -25,6 +28,7 @@ mod files;
 mod memory;
 mod reading;
 mod signals;
+mod survey;
 
 use std::path::Path;
 
