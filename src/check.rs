@@ -188,7 +188,7 @@ pub(crate) fn explain(rules: &Rules, card: Card, illegal: Illegal) -> String {
         Illegal::NoRegisters => format!("{game} has no registers"),
         Illegal::RegistersFull => "every register is full".to_string(),
         Illegal::RegisterToRegister => "the card is already in a register".to_string(),
-        Illegal::FoundationIsForced => "with forced foundation moves a file never moves a card to the foundation: cards go up by themselves (a file with F lines is read with --foundation free)".to_string(),
+        Illegal::FoundationIsForced => "with forced foundation moves a file never moves a card to the foundation: cards go up by themselves (a file with F lines is read with --foundation free or --rules xpat2)".to_string(),
         Illegal::NotNextUp { height: 0 } => format!(
             "its foundation is empty: {} goes up first",
             Name(card_of(1, suit(card)))

@@ -151,12 +151,12 @@ fn both_foundation_rules_give_the_real_game_verdict() {
     let mut lines = text.lines();
     assert_eq!(
         lines.next(),
-        Some(format!("{HEADER},foundation,forced").as_str())
+        Some(format!("{HEADER},foundation,forced,rules").as_str())
     );
     let mut real = BTreeMap::new();
     for line in lines {
         let f: Vec<&str> = line.split(',').collect();
-        assert_eq!(f.len(), 10, "{line}");
+        assert_eq!((f.len(), f[10]), (11, "both"), "{line}");
         let deal = format!("{}.{}", f[0], f[1]);
         let forced = run([
             deal.as_str(),
@@ -437,6 +437,105 @@ fn random_samples_are_reproducible() {
     assert_eq!(a.len(), 30);
     assert_eq!(a, seeds("5"));
     assert_ne!(a, seeds("6"));
+}
+
+/// One rule set per file (issue 27): `--resume` took a file begun under
+/// other rules and mixed them in it, and `--summary` of a forced file and
+/// a free one gave Baker's Dozen 3118 the verdict of whichever came first
+/// (INSOLUBLE forced, won free). Now each file records its rules (the
+/// `--foundation` word), a resume under others is refused, and so is a
+/// summary of files of different rules, naming which holds which.
+#[test]
+fn a_survey_file_holds_one_rule_set() {
+    let dir = TempDir::new("survey-rules");
+    let file = |rules: &str| {
+        let path = dir
+            .join(&format!("{rules}.csv"))
+            .to_str()
+            .unwrap()
+            .to_string();
+        let r = survey(&["bd", "3118", "--foundation", rules, "--out", &path]);
+        assert_eq!(r.code, 0, "{r:?}");
+        path
+    };
+    let (forced, free, both) = (file("forced"), file("free"), file("both"));
+    let verdict = |path: &str| {
+        let text = std::fs::read_to_string(path).unwrap();
+        text.lines()
+            .nth(1)
+            .unwrap()
+            .split(',')
+            .nth(2)
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        (verdict(&forced), verdict(&free), verdict(&both)),
+        ("INSOLUBLE".into(), "SUCCES".into(), "SUCCES".into())
+    );
+    for (path, rules, other) in [
+        (&free, "free", "both"),
+        (&both, "both", "free"),
+        (&forced, "forced", "free"),
+        (&both, "both", "forced"),
+    ] {
+        let before = std::fs::read(path).unwrap();
+        let r = survey(&[
+            "bd",
+            "3117-3118",
+            "--foundation",
+            other,
+            "--out",
+            path,
+            "--resume",
+        ]);
+        assert_eq!(r.code, 3, "{r:?}");
+        assert!(
+            r.stderr
+                .contains(&format!("rules '{rules}', this survey's of '{other}'")),
+            "{r:?}"
+        );
+        assert_eq!(
+            std::fs::read(path).unwrap(),
+            before,
+            "{rules} resumed as {other}"
+        );
+    }
+    for (a, b) in [(&forced, &free), (&free, &forced), (&free, &both)] {
+        let r = survey(&["--summary", a, b]);
+        assert_eq!((r.code, r.stdout.as_str()), (3, ""), "{r:?}");
+        assert_eq!(r.stderr.lines().count(), 1, "{r:?}");
+        let name = |p: &str| {
+            Path::new(p)
+                .file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .to_string()
+        };
+        let rules = |p: &str| name(p).trim_end_matches(".csv").to_string();
+        for p in [a, b] {
+            assert!(
+                r.stderr
+                    .contains(&format!("{}' (rules '{}')", name(p), rules(p))),
+                "{r:?}"
+            );
+        }
+    }
+    // Files of one rule set merge, and resume under it.
+    let r = survey(&["--summary", &free, &free]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let r = survey(&[
+        "bd",
+        "3117-3118",
+        "--foundation",
+        "both",
+        "--out",
+        &both,
+        "--resume",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stderr.contains("1 already done"), "{r:?}");
 }
 
 /// Exit 3 and one line on stderr, nothing on stdout, nothing searched.

@@ -37,7 +37,7 @@ mod signals;
 mod solve;
 mod start;
 
-pub use options::{Export, Game, Mode, Options};
+pub use options::{Export, Game, MAX_JOBS, Mode, Options, TIMEOUT_EXPECTED, timeout_seconds};
 
 use crate::deal::Deal;
 use start::Start;

@@ -263,8 +263,9 @@ fn length(raw: &RawArgs) -> Result<Length, UsageError> {
 }
 
 /// Most threads `--jobs` takes: far more than any machine's cores, few
-/// enough that a typo does not start a million threads.
-const MAX_JOBS: usize = 1024;
+/// enough that a typo does not start a million threads (`survey --jobs`
+/// takes as many).
+pub const MAX_JOBS: usize = 1024;
 
 /// `--jobs`'s default: every core this process may use.
 pub(super) fn default_jobs() -> usize {
@@ -299,16 +300,18 @@ fn max_states(text: &str) -> Result<u64, UsageError> {
 /// A positive, finite number of seconds that a [`Duration`] can hold
 /// (under 2^64 s): `1e20` would not fit.
 fn timeout(text: &str) -> Result<Duration, UsageError> {
+    timeout_seconds(text).ok_or_else(|| invalid("--timeout <SECONDS>", text, TIMEOUT_EXPECTED))
+}
+
+/// What [`timeout_seconds`] takes, for a message.
+pub const TIMEOUT_EXPECTED: &str =
+    "expected a positive number of seconds, below 2^64 (e.g. 10 or 0.5)";
+
+/// `--timeout`'s text as a [`Duration`], when it is a positive, finite
+/// number of seconds one can hold (`survey --timeout` takes the same).
+pub fn timeout_seconds(text: &str) -> Option<Duration> {
     let seconds = text.parse::<f64>().ok().filter(|&s| s > 0.0);
-    seconds
-        .and_then(|s| Duration::try_from_secs_f64(s).ok())
-        .ok_or_else(|| {
-            invalid(
-                "--timeout <SECONDS>",
-                text,
-                "expected a positive number of seconds, below 2^64 (e.g. 10 or 0.5)",
-            )
-        })
+    seconds.and_then(|s| Duration::try_from_secs_f64(s).ok())
 }
 
 /// A forgetting distance, in cards of score: 0 would forget every

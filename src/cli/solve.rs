@@ -12,8 +12,8 @@ use super::output::{Shown, note};
 use super::start::Start;
 use super::{EXIT_ECHEC, EXIT_INSOLUBLE, EXIT_SUCCES, export, page};
 use crate::check::Verdict;
-use crate::midnight;
 use crate::foundation::Foundation;
+use crate::midnight;
 use crate::rules::GameId;
 use crate::search::{
     self, BYTES_PER_POSITION, Length, Limit, Limits, MAX_STATES, Outcome, Report, Stats,
@@ -129,7 +129,9 @@ fn solved(
     summary: &str,
     optimal: bool,
 ) -> Result<u8> {
-    let lines = moves.iter().map(|&mv| Ok::<_, std::convert::Infallible>(Ok(mv)));
+    let lines = moves
+        .iter()
+        .map(|&mv| Ok::<_, std::convert::Infallible>(Ok(mv)));
     let Ok(verdict) = start.replay(lines);
     if let Verdict::Failed { why, .. } = verdict {
         bail!("internal error: the solution found does not replay ({why}); nothing written");

@@ -303,7 +303,9 @@ impl Table {
         redeal::slot_shuffle(&mut self.cards[..len], self.seed);
         self.heights = [0; COLUMNS];
         for (i, h) in self.heights.iter_mut().enumerate() {
-            *h = len.saturating_sub(i * CARDS_PER_COLUMN).min(CARDS_PER_COLUMN) as u8;
+            *h = len
+                .saturating_sub(i * CARDS_PER_COLUMN)
+                .min(CARDS_PER_COLUMN) as u8;
         }
         self.redeals_left -= 1;
     }

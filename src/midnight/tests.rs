@@ -167,11 +167,14 @@ fn illegal_lines_of_the_complete_rules_are_named() {
     );
     // A card up cannot come back in Midnight Oil.
     let mut table = Table::for_replay(&deal(1));
-    let ace = (0..CARDS as Card)
-        .find(|&c| rank(c) == 1 && table.column_topped_by(c).is_some());
+    let ace = (0..CARDS as Card).find(|&c| rank(c) == 1 && table.column_topped_by(c).is_some());
     if let Some(ace) = ace {
         table.try_apply(turn(ace, Dest::Foundation)).unwrap();
-        let top = table.columns().iter().find_map(|c| c.last().copied()).unwrap();
+        let top = table
+            .columns()
+            .iter()
+            .find_map(|c| c.last().copied())
+            .unwrap();
         assert_eq!(
             table.check_move(turn(ace, Dest::Card(top))),
             Err(Illegal::NoReturns)
@@ -225,7 +228,10 @@ fn cards_played_up_once_no_redeal_is_left_keep_the_verdict() {
             }
         }
     }
-    assert!(compared > 30 && lost > 0 && won > 0, "{compared} {lost} {won}");
+    assert!(
+        compared > 30 && lost > 0 && won > 0,
+        "{compared} {lost} {won}"
+    );
 }
 
 #[test]

@@ -26,8 +26,12 @@ use std::path::Path;
 use std::ptr;
 use std::sync::atomic::{AtomicPtr, Ordering::SeqCst};
 
-/// More temporary files at once than any command writes outputs.
-const SLOTS: usize = 16;
+/// More temporary files at once than any command writes outputs: a
+/// survey's workers each write one solution at a time, and there are at
+/// most 1024 of them (`crate::cli::MAX_JOBS`); 16 failed a survey whose
+/// 17 workers happened to write solutions together.
+const SLOTS: usize = 1024 + 64;
+const _: () = assert!(SLOTS >= crate::cli::MAX_JOBS + 16);
 
 static PENDING: [AtomicPtr<c_char>; SLOTS] = [const { AtomicPtr::new(ptr::null_mut()) }; SLOTS];
 

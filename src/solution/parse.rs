@@ -1,6 +1,9 @@
 //! One line of a solution file (SPEC §6): `CARD DEST`, strictly. The
 //! destination `F` (SPEC §9) reads as a move to the foundation whatever
 //! the rules; under forced rules replaying it is illegal, which says why.
+//! So do SPEC §10's turns (`CARD U`, `CARD D`) and redeal (`R`, the one
+//! line of a single word), legal only in Midnight Oil under `--rules
+//! xpat2`.
 //!
 //! Anything but a card number, one space and a destination is that line's
 //! illegal move, with a message that quotes the offending word (escaped and
@@ -16,6 +19,9 @@ pub fn parse_line(line: &[u8]) -> Line {
     if line.is_empty() {
         return Err("blank line: expected 'CARD DEST'".to_string());
     }
+    if line == b"R" {
+        return Ok(Move::REDEAL);
+    }
     let mut words = line.split(|&b| b == b' ');
     let (Some(card), Some(dest), None) = (words.next(), words.next(), words.next()) else {
         return Err(not_card_dest(line));
@@ -30,11 +36,13 @@ pub fn parse_line(line: &[u8]) -> Line {
         b"V" => Dest::EmptyColumn,
         b"T" => Dest::Register,
         b"F" => Dest::Foundation,
+        b"U" => Dest::TurnUp,
+        b"D" => Dest::TurnDown,
         word => match parse_card(word) {
             Some(onto) => Dest::Card(onto),
             None => {
                 return Err(format!(
-                    "'{}' is not a destination: expected a card number 0 to 51, V, T or F",
+                    "'{}' is not a destination: expected a card number 0 to 51, V, T, F, U or D",
                     quote(word)
                 ));
             }
@@ -83,6 +91,9 @@ mod tests {
         assert_eq!(parse_line(b"33 38"), Ok(mv(33, Dest::Card(38))));
         assert_eq!(parse_line(b"45 V"), Ok(mv(45, Dest::EmptyColumn)));
         assert_eq!(parse_line(b"3 F"), Ok(mv(3, Dest::Foundation)));
+        assert_eq!(parse_line(b"3 U"), Ok(mv(3, Dest::TurnUp)));
+        assert_eq!(parse_line(b"03 D"), Ok(mv(3, Dest::TurnDown)));
+        assert_eq!(parse_line(b"R"), Ok(Move::REDEAL));
         // Leading zeros are the value's spelling, never an overflow.
         assert_eq!(parse_line(b"007 051"), Ok(mv(7, Dest::Card(51))));
         assert_eq!(
@@ -119,6 +130,14 @@ mod tests {
             b"\xef\xbb\xbf1 T",
             b"1 \xff",
             b"1 T\r",
+            b"r",
+            b"R ",
+            b" R",
+            b"RR",
+            b"R 1",
+            b"1 R",
+            b"1 u",
+            b"1 UD",
         ] {
             assert!(
                 parse_line(bad).is_err(),

@@ -7,9 +7,12 @@ use std::time::Duration;
 
 use clap::Parser;
 
+use crate::cli::{MAX_JOBS, TIMEOUT_EXPECTED, timeout_seconds};
 use crate::search::{Length, MAX_STATES};
+use crate::solution::quote;
 
 use super::deals::{Deals, Shard, parse_games};
+use super::say;
 use super::seeds::Seeds;
 
 /// Exit code for bad arguments and files (the single-deal command's too).
@@ -23,16 +26,24 @@ deals whose position in that list is K modulo N (K from 0 to N-1).
 
 Rows (game,seed,verdict,moves,expanded,stored,seconds,limit) go to --out
 FILE, a whole row per deal as it ends, or to stdout, with the summary on
-stderr. Ctrl-C stops cleanly (a second one at once); --resume continues.
+stderr. FILE may not be a solution --solutions DIR writes, by any path or
+link. Ctrl-C, SIGTERM or SIGHUP stops cleanly (a second one at once);
+--resume continues, and removes the temporary files a killed run left in
+DIR (.xpat-solver-*.tmp, over a minute old).
 
 --foundation both searches each deal with forced foundation moves first
 (the course's rules, fast) and again with free ones (the player's choice,
 as in xpat2) when it was not won: the row's verdict is then the real
-game's, and two more columns say which rule it holds under (foundation)
-and the forced verdict (forced). Seahaven and Midnight Oil build in suit:
+game's, and three more columns say which rule it holds under
+(foundation), the forced verdict (forced) and the survey's rules (rules). Seahaven and Midnight Oil build in suit:
 there free and forced are the same game, searched once. --timeout holds
 for each search. Free solutions are written as DIR/Game.SEED.free.sol
-(check them with --foundation free).
+(check them with --foundation free). A file holds one rule set, in its
+rules column (forced: the 8 columns): --resume and --summary refuse
+files of other rules.
+
+--jobs takes 1 to 1024 workers (as -search), --timeout a positive number
+of seconds below 2^64.
 
 Examples:
   xpat-solver survey fc 1-100000 --out fc.csv
@@ -63,18 +74,20 @@ struct Cli {
     #[arg(long, value_name = "S", default_value_t = 1, requires = "random")]
     rng_seed: u64,
 
-    /// Worker threads [default: the available cores]
+    /// Worker threads, at most 1024 and no more than the deals to do
+    /// [default: the available cores]
     #[arg(long, short = 'j', value_name = "N")]
     jobs: Option<usize>,
 
-    /// Give a deal up (ECHEC) after this many seconds
+    /// Give a deal up (ECHEC) after this many seconds (positive, below
+    /// 2^64, as -search)
     #[arg(
         long,
         value_name = "SECONDS",
-        default_value_t = 10.0,
+        default_value = "10",
         allow_negative_numbers = true
     )]
-    timeout: f64,
+    timeout: String,
 
     /// Give a deal up (ECHEC) after storing this many positions [default: a
     /// third of the usable memory, shared by the workers]
@@ -117,7 +130,9 @@ struct Cli {
     summary: Option<Vec<PathBuf>>,
 }
 
-/// The foundation rule a survey searches under.
+/// The rules a survey searches under: the `--foundation` word, which is
+/// also what its file records (the `rules` column) and is compared by, so
+/// that a new rule set is one more variant and its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Under {
     /// The course's rules: cards go up by themselves.
@@ -131,13 +146,23 @@ pub enum Under {
 }
 
 impl Under {
-    fn parse(word: &str) -> Result<Under, String> {
-        match word {
-            "forced" => Ok(Under::Forced),
-            "free" => Ok(Under::Free),
-            "both" => Ok(Under::Both),
-            _ => Err("expected forced, free or both".into()),
+    pub const ALL: [Under; 3] = [Under::Forced, Under::Free, Under::Both];
+
+    /// The word of `--foundation` and of the `rules` column.
+    pub fn name(self) -> &'static str {
+        match self {
+            Under::Forced => "forced",
+            Under::Free => "free",
+            Under::Both => "both",
         }
+    }
+
+    /// Reads a name of [`Under::name`], exactly.
+    pub fn parse(word: &str) -> Result<Under, String> {
+        Under::ALL
+            .into_iter()
+            .find(|u| u.name() == word)
+            .ok_or_else(|| "expected forced, free or both".into())
     }
 }
 
@@ -178,17 +203,28 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, u8> {
     let all = std::iter::once(OsString::from("xpat-solver survey")).chain(args);
     let cli = Cli::try_parse_from(all).map_err(|e| {
         if e.use_stderr() {
-            eprintln!("xpat-solver survey: {}", clap_line(&e.render().to_string()));
+            say::error(&clap_line(&e.render().to_string()));
             EXIT_USAGE
         } else {
-            let _ = e.print();
-            0
+            print_asked(&e)
         }
     })?;
     check(cli, words).map_err(|message| {
-        eprintln!("xpat-solver survey: {message}");
+        say::error(&message);
         EXIT_USAGE
     })
+}
+
+/// Prints `--help`: exit 0, or 3 when stdout cannot take it (a reader that
+/// went away asked for no more: 0), as `-search --help`.
+fn print_asked(help: &clap::Error) -> u8 {
+    match help.print() {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            say::error(&format!("cannot write to standard output: {e}"));
+            EXIT_USAGE
+        }
+        _ => 0,
+    }
 }
 
 /// Clap's message on one line, so a job's log shows the reason where it
@@ -232,17 +268,24 @@ fn check(cli: Cli, words: Vec<String>) -> Result<Command, String> {
             shard.k, shard.n
         ));
     }
+    // As many as `-search --jobs` takes: a typo must not start threads
+    // without end, nor share the memory between so many workers that
+    // deals won with a few thousand positions end ECHEC.
     let jobs = match cli.jobs {
-        Some(0) => return Err("--jobs 0: expected at least one worker".into()),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        Some(n @ 1..=MAX_JOBS) => n,
+        Some(n) => {
+            return Err(format!(
+                "--jobs {n}: expected a whole number of workers from 1 to {MAX_JOBS}"
+            ));
+        }
+        None => std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_JOBS)),
     };
-    if !(cli.timeout.is_finite() && cli.timeout > 0.0) {
+    let Some(timeout) = timeout_seconds(&cli.timeout) else {
         return Err(format!(
-            "--timeout {}: expected a positive number of seconds",
-            cli.timeout
+            "--timeout {}: {TIMEOUT_EXPECTED}",
+            quote(cli.timeout.as_bytes())
         ));
-    }
+    };
     if let Some(n) = cli.max_states.filter(|&n| n == 0 || n > MAX_STATES) {
         return Err(format!(
             "--max-states {n}: expected a number from 1 to {MAX_STATES}"
@@ -251,7 +294,7 @@ fn check(cli: Cli, words: Vec<String>) -> Result<Command, String> {
     Ok(Command::Survey(Plan {
         deals,
         jobs,
-        timeout: Duration::from_secs_f64(cli.timeout),
+        timeout,
         max_states: cli.max_states,
         length: Length::asked(cli.fast, cli.optimal),
         out: cli.out,
@@ -262,11 +305,17 @@ fn check(cli: Cli, words: Vec<String>) -> Result<Command, String> {
     }))
 }
 
+/// The plan of a command line (words split at spaces), for unit tests.
+#[cfg(test)]
+pub(super) fn plan_for_tests(line: &str) -> Plan {
+    tests::plan(line).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn plan(line: &str) -> Result<Plan, String> {
+    pub(super) fn plan(line: &str) -> Result<Plan, String> {
         let args: Vec<OsString> = line.split(' ').map(OsString::from).collect();
         let words = line.split(' ').map(String::from).collect();
         let all = std::iter::once(OsString::from("x")).chain(args);
@@ -310,7 +359,14 @@ mod tests {
             ("fc 1 --shard 1/2", "holds no deal"),
             ("fc 1-5 --jobs 0", "--jobs 0"),
             ("fc 1-5 --timeout 0", "--timeout 0"),
-            ("fc 1-5 --timeout nan", "--timeout NaN"),
+            ("fc 1-5 --timeout nan", "--timeout nan"),
+            ("fc 1-5 --timeout 1e20", "below 2^64"),
+            ("fc 1-5 --timeout inf", "--timeout inf"),
+            ("fc 1-5 --jobs 1025", "from 1 to 1024"),
+            (
+                "fc 1-5 --jobs 18446744073709551615",
+                "--jobs 18446744073709551615",
+            ),
             ("fc 1-5 --max-states 0", "--max-states 0"),
             ("fc 1-5 --resume", "--out"),
             ("fc 1-5 --rng-seed 3", "--random"),

@@ -2,6 +2,7 @@
 //! and the command that continues it.
 
 use super::args::{EXIT_USAGE, Plan};
+use super::say::{self, shown};
 use super::signals::EXIT_INTERRUPTED;
 use super::summary::Results;
 use super::table::Table;
@@ -24,7 +25,7 @@ pub fn finish(
     todo: u64,
 ) -> u8 {
     let kept = match table.path() {
-        Some(path) => format!("the rows so far are in '{}'", path.display()),
+        Some(path) => format!("the rows so far are in {}", shown(path)),
         None => "the rows so far went to stdout (with --out FILE, --resume can continue)".into(),
     };
     match stop {
@@ -32,14 +33,16 @@ pub fn finish(
         None => 0,
         Some(Stop::ReaderGone) => EXIT_INTERRUPTED,
         Some(Stop::Interrupted) => {
-            eprintln!("survey: interrupted after {done} of {todo} deals; {kept}");
+            say::note(&format!(
+                "survey: interrupted after {done} of {todo} deals; {kept}"
+            ));
             if table.path().is_some() {
-                eprintln!("to resume: {}", resume_command(&plan.words));
+                say::note(&format!("to resume: {}", resume_command(&plan.words)));
             }
             EXIT_INTERRUPTED
         }
         Some(Stop::Failed(message)) => {
-            eprintln!("xpat-solver survey: {message}; {kept}");
+            say::error(&format!("{message}; {kept}"));
             EXIT_USAGE
         }
     }

@@ -1,7 +1,9 @@
 //! `xpat-solver survey`: verdicts for many deals in one process, on every
 //! core, resumable and shardable (issue 10).
 //!
-//! - [`args`]: the command line, checked before any search
+//! - [`args`]: the command line, checked before any search; [`files`]:
+//!   the rows' file and the solutions' directory, checked against each
+//!   other; [`say`]: the streams, which never make the survey panic
 //! - [`seeds`], [`deals`]: which deals, in which order, for which shard
 //! - [`run`]: the workers, the signals ([`signals`]), the bar ([`progress`]);
 //!   [`finish`]: the exit code and the command that resumes
@@ -10,19 +12,24 @@
 
 pub mod args;
 pub mod deals;
+pub mod files;
 pub mod finish;
 pub mod progress;
 pub mod row;
 pub mod run;
+pub mod say;
 pub mod seeds;
 pub mod signals;
 pub mod summary;
 pub mod table;
 
 use std::ffi::OsString;
+use std::io::ErrorKind;
 use std::path::PathBuf;
 
-use args::{Command, EXIT_USAGE};
+use crate::solution;
+use args::{Command, EXIT_USAGE, Under};
+use say::shown;
 
 /// Runs `xpat-solver survey ARGS...` (`args`: the words after `survey`);
 /// returns the exit code: 0 every deal decided, 1 some undecided, 3 bad
@@ -36,32 +43,54 @@ pub fn main(args: Vec<OsString>) -> u8 {
 }
 
 /// `--summary FILE...`: the summary of the rows of all the files, each
-/// deal once, on stdout.
+/// deal once, on stdout. Files of different rules are refused together: a
+/// deal's verdict depends on the rules (Baker's Dozen 3118 is INSOLUBLE
+/// forced and won free), and merged, the first file read would decide it.
 fn summarize(files: &[PathBuf]) -> u8 {
     let mut results = summary::Results::default();
+    let mut rules: Option<(Under, &PathBuf)> = None;
     for file in files {
-        match table::read(file) {
-            Ok(read) => {
-                if let Some(torn) = read.torn {
-                    eprintln!(
-                        "survey: the last line of '{}' is torn ({torn:?}): left out",
-                        file.display()
-                    );
-                }
-                read.rows.iter().for_each(|row| results.add(row));
-            }
+        let read = match table::read(file) {
+            Ok(read) => read,
             Err(message) => {
-                eprintln!("xpat-solver survey: {message}");
+                say::error(&message);
                 return EXIT_USAGE;
             }
+        };
+        match (rules, read.rules) {
+            (Some((first, by)), Some(these)) if first != these => {
+                say::error(&format!(
+                    "cannot merge {} (rules '{}') with {} (rules '{}'): a deal's verdict depends on the rules; summarize each rule set apart",
+                    shown(by),
+                    first.name(),
+                    shown(file),
+                    these.name()
+                ));
+                return EXIT_USAGE;
+            }
+            (None, Some(these)) => rules = Some((these, file)),
+            _ => {}
         }
+        if let Some(torn) = read.torn {
+            say::note(&format!(
+                "survey: the last line of {} is torn ('{}'): left out",
+                shown(file),
+                solution::quote(torn.as_bytes())
+            ));
+        }
+        read.rows.iter().for_each(|row| results.add(row));
     }
     if results.repeated > 0 {
-        eprintln!(
+        say::note(&format!(
             "survey: {} rows repeat a deal already read: each deal counted once",
             results.repeated
-        );
+        ));
     }
-    print!("{}", results.render());
-    u8::from(results.undecided() > 0)
+    match say::out(&results.render()) {
+        Err(e) if e.kind() != ErrorKind::BrokenPipe => {
+            say::error(&format!("cannot write to standard output: {e}"));
+            EXIT_USAGE
+        }
+        _ => u8::from(results.undecided() > 0),
+    }
 }

@@ -78,7 +78,7 @@ impl Progress {
     /// A message line on stderr, above the bar.
     pub fn say(&self, line: &str) {
         if self.bar.is_hidden() {
-            eprintln!("{line}");
+            super::say::note(line);
         } else {
             self.bar.println(line);
         }

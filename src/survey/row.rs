@@ -7,23 +7,87 @@
 //! that a reader can tell the deals worth a longer run from those worth
 //! more memory. Nothing in a field needs quoting.
 //!
-//! A survey with `--foundation free` or `both` writes [`WIDE_HEADER`]'s two
-//! more columns: `foundation`, the rule the verdict and `moves` hold under
-//! (`free` counts every foundation move), and `forced`, the verdict with
-//! forced foundation moves when it was searched (`both`). The course's
-//! rules keep the eight columns, so files of either kind stay readable by
-//! whatever read them before.
+//! A survey with `--foundation free` or `both` writes [`WIDE_HEADER`]'s
+//! three more columns: `foundation`, the rule the verdict and `moves` hold
+//! under (`free` counts every foundation move), `forced`, the verdict with
+//! forced foundation moves when it was searched (`both`), and `rules`, the
+//! rule set the survey ran under (the `--foundation` word), which every
+//! row of a file shares: a file answers one question, so it is resumed and
+//! summarized only with others of its rules. The course's rules keep the
+//! eight columns (their rules are `forced`), so files of either kind stay
+//! readable by whatever read them before; so do files with
+//! [`LEGACY_WIDE_HEADER`], begun before the `rules` column, whose rows
+//! tell `both` (a `forced` verdict) from `free` (none).
 
 use crate::foundation::Foundation;
 use crate::rules::GameId;
 use crate::search::{Limit, Outcome, Report};
+use crate::solution::quote;
+
+use super::args::Under;
 
 /// The first line of a survey file under forced rules (the default).
 pub const HEADER: &str = "game,seed,verdict,moves,expanded,stored,seconds,limit";
 
-/// The first line of a survey file with `--foundation free` or `both`.
+/// The first line of a survey file under other rules.
 pub const WIDE_HEADER: &str =
+    "game,seed,verdict,moves,expanded,stored,seconds,limit,foundation,forced,rules";
+
+/// The first line of a `--foundation free` or `both` file begun before
+/// the `rules` column: still read, resumed and written in its own columns.
+pub const LEGACY_WIDE_HEADER: &str =
     "game,seed,verdict,moves,expanded,stored,seconds,limit,foundation,forced";
+
+/// Which columns a file's rows have: what its header says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// [`HEADER`]: rules `forced`.
+    Forced,
+    /// [`LEGACY_WIDE_HEADER`]: rules `both` or `free` by the `forced` column.
+    Legacy,
+    /// [`WIDE_HEADER`]: the rules in their column.
+    Ruled,
+}
+
+impl Layout {
+    /// Every layout, the newest last.
+    const ALL: [Layout; 3] = [Layout::Forced, Layout::Legacy, Layout::Ruled];
+
+    /// The layout a new file under `rules` gets.
+    pub fn for_rules(rules: Under) -> Layout {
+        match rules {
+            Under::Forced => Layout::Forced,
+            _ => Layout::Ruled,
+        }
+    }
+
+    pub fn header(self) -> &'static str {
+        match self {
+            Layout::Forced => HEADER,
+            Layout::Legacy => LEGACY_WIDE_HEADER,
+            Layout::Ruled => WIDE_HEADER,
+        }
+    }
+
+    /// The layout whose header is `line` (without its newline).
+    pub fn of_header(line: &str) -> Option<Layout> {
+        Layout::ALL.into_iter().find(|l| l.header() == line)
+    }
+
+    /// Whether `text` may be the start of a header torn short.
+    pub fn begins_a_header(text: &str) -> bool {
+        Layout::ALL.iter().any(|l| l.header().starts_with(text))
+    }
+
+    pub fn columns(self) -> usize {
+        self.header().split(',').count()
+    }
+
+    /// Whether rows under `rules` can be written in this layout.
+    pub fn holds(self, rules: Under) -> bool {
+        (self == Layout::Forced) == (rules == Under::Forced)
+    }
+}
 
 /// The verdict of one deal, as `-search` says it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -42,7 +106,8 @@ impl Verdict {
             "INSOLUBLE" => Ok(Verdict::Insoluble),
             "ECHEC" => Ok(Verdict::Echec),
             _ => Err(format!(
-                "{field} '{word}' is not SUCCES, INSOLUBLE or ECHEC"
+                "{field} '{}' is not SUCCES, INSOLUBLE or ECHEC",
+                quote(word.as_bytes())
             )),
         }
     }
@@ -74,11 +139,13 @@ pub struct Row {
     /// The verdict with forced foundation moves, when searched beside
     /// `verdict` (`--foundation both`).
     pub forced: Option<Verdict>,
+    /// The rule set the survey ran under (its file's, see [`Layout`]).
+    pub rules: Under,
 }
 
 impl Row {
-    /// The row of one search under `foundation`.
-    pub fn new(id: GameId, foundation: Foundation, report: &Report) -> Row {
+    /// The row of one search under `foundation`, in a survey under `rules`.
+    pub fn new(id: GameId, foundation: Foundation, rules: Under, report: &Report) -> Row {
         let (verdict, moves, limit) = match &report.outcome {
             Outcome::Solved(moves) => (Verdict::Succes, Some(moves.len() as u32), None),
             Outcome::Insoluble => (Verdict::Insoluble, None, None),
@@ -94,6 +161,7 @@ impl Row {
             limit,
             foundation,
             forced: None,
+            rules,
         }
     }
 
@@ -110,17 +178,21 @@ impl Row {
         }
     }
 
-    /// The line, newline included, to be written in one piece: with the
-    /// two columns of [`WIDE_HEADER`] when `wide`.
-    pub fn line(&self, wide: bool) -> String {
+    /// The line, newline included, to be written in one piece, with the
+    /// columns of `layout`.
+    pub fn line(&self, layout: Layout) -> String {
         let moves = self.moves.map(|m| m.to_string()).unwrap_or_default();
-        let more = match wide {
-            false => String::new(),
-            true => format!(
+        let wide = || {
+            format!(
                 ",{},{}",
                 self.foundation,
                 self.forced.map_or("", Verdict::word)
-            ),
+            )
+        };
+        let more = match layout {
+            Layout::Forced => String::new(),
+            Layout::Legacy => wide(),
+            Layout::Ruled => format!("{},{}", wide(), self.rules.name()),
         };
         format!(
             "{},{},{},{moves},{},{},{:.6},{}{more}\n",
@@ -134,13 +206,13 @@ impl Row {
         )
     }
 
-    /// Reads a line (without its newline); the error says which field is
-    /// wrong.
+    /// Reads a line (without its newline), of any [`Layout`]; the error
+    /// says which field is wrong, quoted.
     pub fn parse(line: &str) -> Result<Row, String> {
         let fields: Vec<&str> = line.trim_end_matches('\r').split(',').collect();
         let wrong = || {
             format!(
-                "{} fields where a row has 8 ({HEADER}) or 10 (with foundation,forced)",
+                "{} fields where a row has 8 ({HEADER}), 10 or 11 (with foundation,forced[,rules])",
                 fields.len()
             )
         };
@@ -158,35 +230,49 @@ impl Row {
         else {
             return Err(wrong());
         };
-        let (foundation, forced) = match *wide {
-            [] => (Foundation::Forced, None),
-            [foundation, forced] => (
-                foundation
-                    .parse()
-                    .map_err(|_| format!("foundation '{foundation}' is not forced or free"))?,
-                match forced {
-                    "" => None,
-                    word => Some(Verdict::parse(word, "forced")?),
-                },
+        let field = |text: &str| quote(text.as_bytes());
+        let foundation = |word: &str| {
+            word.parse::<Foundation>()
+                .map_err(|_| format!("foundation '{}' is not forced or free", field(word)))
+        };
+        let forced = |word: &str| match word {
+            "" => Ok(None),
+            word => Verdict::parse(word, "forced").map(Some),
+        };
+        let (foundation, forced, rules) = match *wide {
+            [] => (Foundation::Forced, None, Some(Under::Forced)),
+            [f, v] => (foundation(f)?, forced(v)?, None),
+            [f, v, r] => (
+                foundation(f)?,
+                forced(v)?,
+                Some(Under::parse(r).map_err(|e| format!("rules '{}': {e}", field(r)))?),
             ),
             _ => return Err(wrong()),
         };
-        let id: GameId = format!("{game}.{seed}").parse()?;
+        // Before the rules column, `both` gave every row a forced verdict
+        // and `free` none.
+        let rules = rules.unwrap_or(match forced {
+            Some(_) => Under::Both,
+            None => Under::Free,
+        });
+        let id: GameId = format!("{game}.{seed}")
+            .parse()
+            .map_err(|e: String| super::say::one_line(&e).into_owned())?;
         let verdict = Verdict::parse(verdict, "verdict")?;
         let number = |name: &str, text: &str| {
             text.parse::<u64>()
-                .map_err(|_| format!("{name} '{text}' is not a whole number"))
+                .map_err(|_| format!("{name} '{}' is not a whole number", field(text)))
         };
         let moves = match (verdict, moves) {
             (Verdict::Succes, m) => Some(number("moves", m)? as u32),
             (_, "") => None,
-            (_, m) => return Err(format!("moves '{m}' for a deal not won")),
+            (_, m) => return Err(format!("moves '{}' for a deal not won", field(m))),
         };
         let seconds: f64 = seconds
             .parse()
             .ok()
             .filter(|s: &f64| s.is_finite() && *s >= 0.0)
-            .ok_or_else(|| format!("seconds '{seconds}' is not a duration"))?;
+            .ok_or_else(|| format!("seconds '{}' is not a duration", field(seconds)))?;
         let limit = match (verdict, limit_text) {
             (_, "") => None,
             (Verdict::Echec, word) => ROW_LIMITS.into_iter().find(|&l| limit_word(l) == word),
@@ -194,7 +280,8 @@ impl Row {
         };
         if limit.is_none() && !limit_text.is_empty() {
             return Err(format!(
-                "limit '{limit_text}' is not time, states or memory for an ECHEC"
+                "limit '{}' is not time, states or memory for an ECHEC",
+                field(limit_text)
             ));
         }
         Ok(Row {
@@ -207,6 +294,7 @@ impl Row {
             limit,
             foundation,
             forced,
+            rules,
         })
     }
 }
@@ -254,24 +342,54 @@ mod tests {
             Outcome::GaveUp(Limit::States),
             Outcome::GaveUp(Limit::Memory),
         ] {
-            let row = Row::new(id, Foundation::Forced, &report(outcome));
-            for wide in [false, true] {
-                let line = row.line(wide);
-                assert!(line.ends_with('\n') && line.matches('\n').count() == 1);
-                assert_eq!(Row::parse(line.trim_end()), Ok(row.clone()));
+            for rules in Under::ALL {
+                let mut row = Row::new(id, Foundation::Forced, rules, &report(outcome.clone()));
+                // `both` searches forced first: its rows hold that verdict.
+                row.forced = (rules == Under::Both).then_some(row.verdict);
+                for layout in Layout::ALL.into_iter().filter(|l| l.holds(rules)) {
+                    let line = row.line(layout);
+                    assert!(line.ends_with('\n') && line.matches('\n').count() == 1);
+                    assert_eq!(line.split(',').count(), layout.columns());
+                    assert_eq!(Row::parse(line.trim_end()), Ok(row.clone()), "{line}");
+                }
             }
         }
         let line = Row::new(
             id,
             Foundation::Forced,
+            Under::Forced,
             &report(Outcome::GaveUp(Limit::Time)),
         );
         assert_eq!(
-            line.line(false),
+            line.line(Layout::Forced),
             "Seahaven,35,ECHEC,,999,1234,0.002500,time\n"
         );
         assert_eq!(HEADER.split(',').count(), 8);
-        assert!(WIDE_HEADER.starts_with(&format!("{HEADER},")));
+        assert!(LEGACY_WIDE_HEADER.starts_with(&format!("{HEADER},")));
+        assert!(WIDE_HEADER.starts_with(&format!("{LEGACY_WIDE_HEADER},")));
+    }
+
+    /// The rules column says which rule set a row was surveyed under; a
+    /// row of a file begun before it tells by its forced verdict.
+    #[test]
+    fn rows_know_their_rules() {
+        let rules = |line: &str| Row::parse(line).map(|r| r.rules.name());
+        assert_eq!(rules("FreeCell,7,SUCCES,50,10,20,0.001,"), Ok("forced"));
+        assert_eq!(rules("FreeCell,7,SUCCES,50,10,20,0.001,,free,"), Ok("free"));
+        assert_eq!(
+            rules("FreeCell,7,SUCCES,50,10,20,0.001,,free,INSOLUBLE"),
+            Ok("both")
+        );
+        assert_eq!(
+            rules("FreeCell,7,SUCCES,50,10,20,0.001,,forced,SUCCES,both"),
+            Ok("both")
+        );
+        assert_eq!(
+            rules("FreeCell,7,SUCCES,50,10,20,0.001,,free,,free"),
+            Ok("free")
+        );
+        let err = Row::parse("FreeCell,7,SUCCES,50,10,20,0.001,,free,,\u{1b}[2J").unwrap_err();
+        assert!(err.contains("rules '\\u{1b}[2J'"), "{err}");
     }
 
     /// `--foundation both`: the free search's verdict and solution, the
@@ -279,7 +397,12 @@ mod tests {
     #[test]
     fn a_deal_won_only_with_free_moves_keeps_both_verdicts() {
         let id: GameId = "bd.3118".parse().unwrap();
-        let forced = Row::new(id, Foundation::Forced, &report(Outcome::Insoluble));
+        let forced = Row::new(
+            id,
+            Foundation::Forced,
+            Under::Both,
+            &report(Outcome::Insoluble),
+        );
         let moves = vec![
             crate::state::Move {
                 card: 0,
@@ -287,21 +410,31 @@ mod tests {
             };
             66
         ];
-        let free = Row::new(id, Foundation::Free, &report(Outcome::Solved(moves)));
+        let free = Row::new(
+            id,
+            Foundation::Free,
+            Under::Both,
+            &report(Outcome::Solved(moves)),
+        );
         let row = Row::after_forced(&forced, free);
-        let line = row.line(true);
+        let line = row.line(Layout::Ruled);
         assert_eq!(
             line,
-            "BakersDozen,3118,SUCCES,66,1998,2468,0.005000,,free,INSOLUBLE\n"
+            "BakersDozen,3118,SUCCES,66,1998,2468,0.005000,,free,INSOLUBLE,both\n"
         );
-        assert_eq!(Row::parse(line.trim_end()), Ok(row));
+        assert_eq!(Row::parse(line.trim_end()), Ok(row.clone()));
+        let legacy = row.line(Layout::Legacy);
+        assert_eq!(Row::parse(legacy.trim_end()), Ok(row));
     }
 
     #[test]
     fn solved_rows_carry_their_length() {
         let row = Row::parse("FreeCell,7,SUCCES,50,10,20,0.001,").unwrap();
         assert_eq!((row.verdict, row.moves), (Verdict::Succes, Some(50)));
-        assert_eq!(row.line(false), "FreeCell,7,SUCCES,50,10,20,0.001000,\n");
+        assert_eq!(
+            row.line(Layout::Forced),
+            "FreeCell,7,SUCCES,50,10,20,0.001000,\n"
+        );
         // Aliases and CRLF are read too.
         assert_eq!(
             Row::parse("fc,7,INSOLUBLE,,1,1,0,\r")
@@ -330,6 +463,13 @@ mod tests {
             ("FreeCell,7,SUCCES,5,1,20,0.1,,free", "9 fields"),
             ("FreeCell,7,SUCCES,5,1,20,0.1,,libre,", "foundation 'libre'"),
             ("FreeCell,7,SUCCES,5,1,20,0.1,,free,WON", "forced 'WON'"),
+            ("FreeCell,7,SUCCES,5,1,20,0.1,,free,,libre", "rules 'libre'"),
+            ("FreeCell,7,SUCCES,5,1,20,0.1,,free,,free,x", "12 fields"),
+            ("FreeCell,7,\u{1b}[2J,5,1,20,0.1,", "verdict '\\u{1b}[2J'"),
+            (
+                "FreeCell\n,7,SUCCES,5,1,20,0.1,",
+                "unknown game 'FreeCell\\n'",
+            ),
         ];
         for (line, says) in cases {
             let err = Row::parse(line).unwrap_err();

@@ -28,9 +28,11 @@ use crate::{memory, solution};
 
 use super::args::{EXIT_USAGE, Plan, Under};
 use super::deals::{Deals, deal_key};
+use super::files::{self, solution_name};
 use super::finish::{Stop, finish};
 use super::progress::Progress;
-use super::row::{Row, Verdict};
+use super::row::{Layout, Row, Verdict};
+use super::say::{self, shown};
 use super::signals;
 use super::summary::Results;
 use super::table::{Resumed, Table};
@@ -41,7 +43,7 @@ const WORKER_STACK: usize = 8 << 20;
 /// Runs the survey; returns the exit code.
 pub fn run(plan: Plan) -> u8 {
     survey(&plan).unwrap_or_else(|message| {
-        eprintln!("xpat-solver survey: {message}");
+        say::error(&message);
         EXIT_USAGE
     })
 }
@@ -63,6 +65,8 @@ struct Work<'a> {
     skip: FxHashSet<(u8, u32)>,
     /// Deals to survey in this run (those of `deals` not in `skip`).
     todo: u64,
+    /// Worker threads: `--jobs`, or fewer when fewer deals are to do.
+    jobs: usize,
     /// The next position in `deals` to take.
     next: AtomicU64,
     /// Set by the main thread, once it has seen a signal or a failure:
@@ -74,7 +78,11 @@ struct Work<'a> {
 
 fn survey(plan: &Plan) -> Result<u8, String> {
     let interrupted = signals::install()?;
-    let (mut table, resumed) = open(plan)?;
+    let Some((mut table, resumed)) = open(plan)? else {
+        // Whoever was to read the rows went away before the first: as
+        // when they go later (`Stop::ReaderGone`), the survey stops.
+        return Ok(signals::EXIT_INTERRUPTED);
+    };
     let mut results = Results::default();
     let mut skip = FxHashSet::default();
     let mut already = 0;
@@ -82,14 +90,20 @@ fn survey(plan: &Plan) -> Result<u8, String> {
         results.add(row);
         already += u64::from(skip.insert(deal_key(row.id)) && plan.deals.contains(row.id));
     }
-    let (max_states, why) = max_states(plan);
     let todo = plan.deals.len() - already;
-    announce(plan, todo, already, max_states, &why);
+    // No more workers than deals: the memory is shared by those that run.
+    let jobs = plan
+        .jobs
+        .min(usize::try_from(todo).unwrap_or(usize::MAX))
+        .max(1);
+    let (max_states, why) = max_states(plan, jobs);
+    announce(plan, todo, already, jobs, max_states, &why);
     if let (Some(torn), Some(path)) = (&resumed.torn, table.path()) {
-        eprintln!(
-            "survey: the last line of '{}' was torn ({torn:?}): cut off, its deal is redone",
-            path.display()
-        );
+        say::note(&format!(
+            "survey: the last line of {} was torn ('{}'): cut off, its deal is redone",
+            shown(path),
+            crate::solution::quote(torn.as_bytes())
+        ));
     }
     let work = Work {
         deals: &plan.deals,
@@ -108,112 +122,120 @@ fn survey(plan: &Plan) -> Result<u8, String> {
         under: plan.under,
         skip,
         todo,
+        jobs,
         next: AtomicU64::new(0),
         stop: AtomicBool::new(false),
         interrupted: &interrupted,
     };
     let start = Instant::now();
-    let (stop, surveyed) = drive(&work, plan, &mut table, &mut results);
+    let (mut stop, surveyed) = drive(&work, &mut table, &mut results);
     table.sync();
     let seconds = start.elapsed().as_secs_f64();
     let closing = format!(
         "{}{surveyed} deals surveyed in {seconds:.1} s on {} ({:.0} deals/s), peak memory {} MB, budget {} MB\n",
         results.render(),
-        workers(plan.jobs),
+        workers(jobs),
         surveyed as f64 / seconds.max(1e-9),
         memory::peak().unwrap_or(0) >> 20,
-        (max_states * plan.jobs as u64 * BYTES_PER_POSITION) >> 20
+        (max_states * jobs as u64 * BYTES_PER_POSITION) >> 20
     );
     match table.path() {
-        Some(_) => print!("{closing}"),
-        None => eprint!("{closing}"),
+        // The rows are in the file: the summary is this run's answer on
+        // stdout, as `-search`'s verdict, so a stdout that cannot take it
+        // is exit 3; a reader gone (`| head`) asked for no more.
+        Some(_) => match say::out(&closing) {
+            Err(e) if e.kind() != ErrorKind::BrokenPipe => {
+                let failed = Stop::Failed(format!("cannot write to standard output: {e}"));
+                stop = stop.or(Some(failed));
+            }
+            _ => {}
+        },
+        None => say::block(&closing),
     }
     Ok(finish(stop, plan, &table, &results, surveyed, todo))
 }
 
 /// The first line on stderr: what will be searched, and within what.
-fn announce(plan: &Plan, todo: u64, already: u64, max_states: u64, why: &str) {
+fn announce(plan: &Plan, todo: u64, already: u64, jobs: usize, max_states: u64, why: &str) {
     let names: Vec<&str> = plan.deals.games().iter().map(|r| r.name).collect();
-    eprintln!(
+    say::note(&format!(
         "survey: {todo} deals of {} on {}, each at most {} s and {max_states} positions ({why}){}",
         names.join(", "),
-        workers(plan.jobs),
+        workers(jobs),
         plan.timeout.as_secs_f64(),
         match already {
             0 => String::new(),
             n => format!("; {n} already done"),
         }
-    );
+    ));
 }
 
 /// Opens where the rows go (reading the file back to resume it) and the
-/// solutions' directory.
-fn open(plan: &Plan) -> Result<(Table, Resumed), String> {
-    let nothing = || Resumed {
-        rows: Vec::new(),
-        torn: None,
-    };
-    let wide = plan.under != Under::Forced;
+/// solutions' directory, every path checked against the others first.
+/// With `--resume`, sweeps the directory of the temporary files a killed
+/// run left, and says how many. `None`: the rows go to stdout, and its
+/// reader has gone already.
+fn open(plan: &Plan) -> Result<Option<(Table, Resumed)>, String> {
+    let layout = Layout::for_rules(plan.under);
     let made = match &plan.solutions {
-        Some(dir) => prepare_solutions(dir)?,
+        Some(dir) => files::prepare_solutions(dir)?,
         None => false,
     };
-    let opened = match &plan.out {
-        None => Table::stdout(wide)
-            .map(|table| (table, nothing()))
-            .map_err(|e| format!("cannot write to stdout: {e}")),
-        Some(path) if plan.resume => Table::resume(path, wide),
-        Some(path) => Table::create(path, wide).map(|table| (table, nothing())),
-    };
-    if let (Err(_), true, Some(dir)) = (&opened, made, &plan.solutions) {
-        // Nothing is left of a run refused: the directory it made, empty.
-        let _ = std::fs::remove_dir(dir);
-    }
-    opened
-}
-
-/// Makes the solutions' directory ready before the rows' file is opened:
-/// created when missing, and shown writable by a file made and removed in
-/// it. A bad one is then refused at once, exit 3 and nothing written,
-/// not at the first solution with a CSV begun that a rerun would refuse
-/// to overwrite. Says whether it made the directory.
-fn prepare_solutions(dir: &Path) -> Result<bool, String> {
-    let fail = |why: String| format!("--solutions '{}': {why}", dir.display());
-    let made = match std::fs::metadata(dir) {
-        Ok(found) if found.is_dir() => false,
-        Ok(_) => return Err(fail("not a directory".into())),
-        Err(_) => {
-            std::fs::create_dir_all(dir).map_err(|e| fail(e.to_string()))?;
-            true
+    let stale = plan
+        .solutions
+        .as_deref()
+        .map(|dir| files::check_solutions_dir(dir, plan))
+        .transpose();
+    let opened = stale.and_then(|stale| {
+        let table = match &plan.out {
+            None => match Table::stdout(layout) {
+                Ok(table) => Ok(Some((table, Resumed::nothing()))),
+                Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(None),
+                Err(e) => Err(format!("cannot write to standard output: {e}")),
+            },
+            Some(path) if plan.resume => Table::resume(path, plan.under).map(Some),
+            Some(path) => {
+                Table::create(path, layout).map(|table| Some((table, Resumed::nothing())))
+            }
+        };
+        Ok((table?, stale))
+    });
+    let (table, stale) = match opened {
+        Ok((Some(table), stale)) => (table, stale),
+        refused => {
+            if let (true, Some(dir)) = (made, &plan.solutions) {
+                // Nothing is left of a run refused: the directory it made, empty.
+                let _ = std::fs::remove_dir(dir);
+            }
+            return refused.map(|_| None);
         }
     };
-    let probe = tempfile::Builder::new()
-        .prefix(".xpat-solver-")
-        .tempfile_in(dir);
-    if let Err(e) = probe {
-        if made {
-            let _ = std::fs::remove_dir(dir);
+    if let Some(stale) = stale.filter(|_| plan.resume) {
+        let dir = shown(&stale.dir);
+        match stale.sweep() {
+            0 => {}
+            n => say::note(&format!(
+                "survey: removed {n} stale temporary file{} (.xpat-solver-*.tmp, left by a run killed) from {dir}",
+                if n == 1 { "" } else { "s" }
+            )),
         }
-        let e = crate::output::system_reason(&e);
-        return Err(fail(format!("cannot write a file in it: {e}")));
     }
-    Ok(made)
+    Ok(Some(table))
 }
 
 /// Starts the workers and takes their rows until they are done; returns
 /// why the run stopped early, if it did, and how many deals it surveyed.
-fn drive(
-    work: &Work,
-    plan: &Plan,
-    table: &mut Table,
-    results: &mut Results,
-) -> (Option<Stop>, u64) {
+fn drive(work: &Work, table: &mut Table, results: &mut Results) -> (Option<Stop>, u64) {
     let mut progress = Progress::new(work.todo, table.path().is_none());
     let (tx, rx) = mpsc::channel();
     let mut ended = (None, 0);
     std::thread::scope(|scope| {
         let mut stop = None;
-        for _ in 0..plan.jobs {
+        for _ in 0..work.jobs {
+            // A signal while the workers start stops the starting too.
+            if work.interrupted.load(Relaxed) || stop.is_some() {
+                break;
+            }
             let tx = tx.clone();
             let spawned = std::thread::Builder::new()
                 .name("survey".into())
@@ -275,8 +297,8 @@ fn collect(
 fn write_failed(table: &Table, e: &std::io::Error) -> Stop {
     match table.path() {
         None if e.kind() == ErrorKind::BrokenPipe => Stop::ReaderGone,
-        None => Stop::Failed(format!("cannot write to stdout: {e}")),
-        Some(path) => Stop::Failed(format!("cannot write '{}': {e}", path.display())),
+        None => Stop::Failed(format!("cannot write to standard output: {e}")),
+        Some(path) => Stop::Failed(format!("cannot write {}: {e}", shown(path))),
     }
 }
 
@@ -365,33 +387,29 @@ impl Work<'_> {
                 ));
             }
             if let Some(dir) = self.solutions {
-                let name = match foundation {
-                    Foundation::Forced => format!("{id}.sol"),
-                    Foundation::Free => format!("{id}.free.sol"),
-                    Foundation::Xpat2 => format!("{id}.xpat2.sol"),
-                };
+                let name = solution_name(id, foundation);
                 solution::write_atomically(&dir.join(name), solution::format(moves).as_bytes())
                     .map_err(|e| format!("{e:#}"))?;
             }
         }
-        Ok(Some(Row::new(id, foundation, &report)))
+        Ok(Some(Row::new(id, foundation, self.under, &report)))
     }
 }
 
 /// `--max-states`, or what keeps all workers together within a third of
 /// the memory usable now; and where the figure came from, for the log.
-fn max_states(plan: &Plan) -> (u64, String) {
+fn max_states(plan: &Plan, workers_running: usize) -> (u64, String) {
     if let Some(n) = plan.max_states {
         return (n, "--max-states".into());
     }
-    let jobs = plan.jobs as u64;
+    let jobs = workers_running as u64;
     match memory::usable() {
         Some(bytes) => (
             (bytes / 3 / jobs / BYTES_PER_POSITION).clamp(1, MAX_STATES),
             format!(
                 "a third of {:.1} GB usable, shared by {} at {BYTES_PER_POSITION} B a position",
                 bytes as f64 / 1e9,
-                workers(plan.jobs)
+                workers(workers_running)
             ),
         ),
         None => (

@@ -1,26 +1,50 @@
-//! Ctrl-C and `kill`: the first SIGINT or SIGTERM asks the survey to stop
-//! cleanly (no new deals, rows flushed, a resume command printed); a second
-//! one ends the process at once, for when the running deals are too long to
-//! wait for. Rows already written are whole either way.
+//! Ctrl-C, `kill` and a closed terminal: the first SIGINT, SIGTERM or
+//! SIGHUP asks the survey to stop cleanly (no new deals, rows flushed, a
+//! resume command printed); a second one ends the process at once, for
+//! when the running deals are too long to wait for. Rows already written
+//! are whole either way, and no solution's temporary file is left behind:
+//! a worker writing one when the first signal comes finishes it (renamed
+//! or removed), and the second signal removes those still pending, as
+//! `-search`'s handler does.
+//!
+//! SIGHUP is one of them because a survey started from a terminal that
+//! closes gets it; left to the kernel, it killed the process with
+//! solutions half written in their temporary files.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 
-use signal_hook::consts::{SIGINT, SIGTERM};
-use signal_hook::flag;
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+
+use crate::output::remove_pending_temp_files;
 
 /// Exit code after an interruption: 128 + SIGINT, as shells report it.
 pub const EXIT_INTERRUPTED: u8 = 130;
 
+/// What the second signal says, in one `write` from the handler.
+const AT_ONCE: &[u8] =
+    b"xpat-solver survey: stopped at once by a second signal (temporary files removed)\n";
+
 /// Installs the handlers; the flag turns true at the first signal.
 pub fn install() -> Result<Arc<AtomicBool>, String> {
     let interrupted = Arc::new(AtomicBool::new(false));
-    for signal in [SIGINT, SIGTERM] {
-        // The exit is registered first, so that it runs before the flag is
-        // set and so fires only when the flag was already set: the second
-        // signal (signal-hook's documented double Ctrl-C).
-        flag::register_conditional_shutdown(signal, EXIT_INTERRUPTED.into(), interrupted.clone())
-            .and_then(|_| flag::register(signal, interrupted.clone()))
+    for signal in [SIGINT, SIGTERM, SIGHUP] {
+        let flag = interrupted.clone();
+        let action = move || {
+            if flag.swap(true, SeqCst) {
+                remove_pending_temp_files();
+                // SAFETY: `write` and `_exit` are async-signal-safe; the
+                // message is a static byte string, valid for its length.
+                unsafe {
+                    libc::write(libc::STDERR_FILENO, AT_ONCE.as_ptr().cast(), AT_ONCE.len());
+                    libc::_exit(EXIT_INTERRUPTED.into());
+                }
+            }
+        };
+        // SAFETY: the action is async-signal-safe: an atomic swap, then
+        // only `remove_pending_temp_files` (atomic swaps and `unlink`),
+        // `write` and `_exit`; it allocates, locks and frees nothing.
+        unsafe { signal_hook::low_level::register(signal, action) }
             .map_err(|e| format!("cannot handle signal {signal}: {e}"))?;
     }
     Ok(interrupted)

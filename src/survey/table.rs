@@ -12,24 +12,20 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::row::{HEADER, Row, WIDE_HEADER};
+use super::args::Under;
+use super::row::{HEADER, Layout, Row};
+use super::say::shown;
 
 /// An open destination for rows.
 pub struct Table {
     to: Sink,
-    /// Rows carry the columns of [`WIDE_HEADER`] (`--foundation free` or
-    /// `both`).
-    wide: bool,
+    /// The columns rows are written with: the file's own when resumed.
+    layout: Layout,
 }
 
 enum Sink {
     Stdout,
     File { file: File, path: PathBuf },
-}
-
-/// The header of a file whose rows are `wide` or not.
-fn header(wide: bool) -> &'static str {
-    if wide { WIDE_HEADER } else { HEADER }
 }
 
 /// What a file to resume held.
@@ -38,88 +34,108 @@ pub struct Resumed {
     pub rows: Vec<Row>,
     /// A torn last line that was cut off (its deal is redone).
     pub torn: Option<String>,
+    /// The rule set of the file's rows, which all share it: `None` for a
+    /// file with no row and a header that does not tell.
+    pub rules: Option<Under>,
+}
+
+impl Resumed {
+    /// A file begun now.
+    pub fn nothing() -> Resumed {
+        Resumed {
+            rows: Vec::new(),
+            torn: None,
+            rules: None,
+        }
+    }
 }
 
 impl Table {
     /// Rows to stdout, after the header.
-    pub fn stdout(wide: bool) -> std::io::Result<Table> {
+    pub fn stdout(layout: Layout) -> std::io::Result<Table> {
         let mut table = Table {
             to: Sink::Stdout,
-            wide,
+            layout,
         };
-        table.write_line(&format!("{}\n", header(wide)))?;
+        table.write_line(&format!("{}\n", layout.header()))?;
         Ok(table)
     }
 
     /// A new file; an existing one is never overwritten.
-    pub fn create(path: &Path, wide: bool) -> Result<Table, String> {
+    pub fn create(path: &Path, layout: Layout) -> Result<Table, String> {
         let file = OpenOptions::new()
             .append(true)
             .create_new(true)
             .open(path)
             .map_err(|e| match e.kind() {
                 std::io::ErrorKind::AlreadyExists => format!(
-                    "'{}' exists: add --resume to continue that survey, or choose another file",
-                    path.display()
+                    "{} exists: add --resume to continue that survey, or choose another file",
+                    shown(path)
                 ),
-                _ => format!("cannot create '{}': {e}", path.display()),
+                _ => format!("cannot create {}: {e}", shown(path)),
             })?;
         let mut table = Table {
             to: Sink::File {
                 file,
                 path: path.to_owned(),
             },
-            wide,
+            layout,
         };
         table
-            .write_line(&format!("{}\n", header(wide)))
-            .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
+            .write_line(&format!("{}\n", layout.header()))
+            .map_err(|e| format!("cannot write {}: {e}", shown(path)))?;
         Ok(table)
     }
 
     /// Opens a survey file to add to it: reads its rows, cuts a torn last
     /// line off, and writes the header if the file is new or empty. A file
-    /// of the other width was surveyed under another `--foundation`: its
-    /// verdicts do not answer this survey's question, so it is refused.
-    pub fn resume(path: &Path, wide: bool) -> Result<(Table, Resumed), String> {
+    /// of other rules than `rules` answers another question: mixing its
+    /// rows with this survey's would make a file of two questions, so it is
+    /// refused (forced, free and both are each their own).
+    pub fn resume(path: &Path, rules: Under) -> Result<(Table, Resumed), String> {
         if !path.exists() {
-            return Ok((
-                Table::create(path, wide)?,
-                Resumed {
-                    rows: Vec::new(),
-                    torn: None,
-                },
-            ));
+            let table = Table::create(path, Layout::for_rules(rules))?;
+            return Ok((table, Resumed::nothing()));
         }
-        let fail = |e: std::io::Error| format!("cannot resume '{}': {e}", path.display());
+        let fail = |e: std::io::Error| format!("cannot resume {}: {e}", shown(path));
         let mut file = OpenOptions::new()
             .read(true)
             .append(true)
             .open(path)
             .map_err(fail)?;
+        if !file.metadata().map_err(fail)?.is_file() {
+            return Err(format!("cannot resume {}: not a regular file", shown(path)));
+        }
         let read = decode(path, &mut file)?;
-        if read.wide.is_some_and(|w| w != wide) {
+        let theirs = match (read.resumed.rules, read.layout) {
+            (Some(r), _) if r != rules => Some(format!("its rows are of rules '{}'", r.name())),
+            (_, Some(layout)) if !layout.holds(rules) => {
+                Some("its header has the columns of other rules".into())
+            }
+            _ => None,
+        };
+        if let Some(theirs) = theirs {
             return Err(format!(
-                "cannot resume '{}': it was surveyed {}; resume it with the same --foundation",
-                path.display(),
-                match read.wide {
-                    Some(true) =>
-                        "with --foundation free or both (its header has foundation,forced)",
-                    _ => "with forced foundation moves (its header has 8 columns)",
-                }
+                "cannot resume {}: {theirs}, this survey's of '{}' (one rule set per file): resume it with the same --foundation, or choose another --out",
+                shown(path),
+                rules.name()
             ));
         }
         file.set_len(read.keep as u64).map_err(fail)?;
+        let layout = match read.keep {
+            0 => Layout::for_rules(rules),
+            _ => read.layout.unwrap_or(Layout::for_rules(rules)),
+        };
         let mut table = Table {
             to: Sink::File {
                 file,
                 path: path.to_owned(),
             },
-            wide,
+            layout,
         };
         if read.keep == 0 {
             table
-                .write_line(&format!("{}\n", header(wide)))
+                .write_line(&format!("{}\n", layout.header()))
                 .map_err(fail)?;
         }
         Ok((table, read.resumed))
@@ -127,7 +143,7 @@ impl Table {
 
     /// Writes one row, whole, and hands it to the system at once.
     pub fn write(&mut self, row: &Row) -> std::io::Result<()> {
-        let line = row.line(self.wide);
+        let line = row.line(self.layout);
         self.write_line(&line)
     }
 
@@ -162,7 +178,7 @@ impl Table {
 /// Reads a survey file without changing it (`--summary`): a torn last
 /// line is left out, as its deal has no verdict.
 pub fn read(path: &Path) -> Result<Resumed, String> {
-    let file = File::open(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+    let file = File::open(path).map_err(|e| format!("cannot read {}: {e}", shown(path)))?;
     Ok(decode(path, file)?.resumed)
 }
 
@@ -171,8 +187,8 @@ pub fn read(path: &Path) -> Result<Resumed, String> {
 /// file is refused at its first line, not read into memory whole.
 fn decode(path: &Path, input: impl Read) -> Result<Contents, String> {
     read_rows(BufReader::new(input)).map_err(|e| match e {
-        Unreadable::Io(e) => format!("cannot read '{}': {e}", path.display()),
-        Unreadable::Bad(why) => format!("'{}' {why}", path.display()),
+        Unreadable::Io(e) => format!("cannot read {}: {e}", shown(path)),
+        Unreadable::Bad(why) => format!("{} {why}", shown(path)),
     })
 }
 
@@ -201,8 +217,8 @@ struct Contents {
     /// Bytes up to the end of the last whole line; 0 when even the header
     /// is missing or torn (it is then written again).
     keep: usize,
-    /// Whether the header is [`WIDE_HEADER`]; `None` without a header.
-    wide: Option<bool>,
+    /// What the header says; `None` without a header.
+    layout: Option<Layout>,
 }
 
 /// Reads a survey file's lines: the header, then whole rows; a last line
@@ -211,14 +227,13 @@ struct Contents {
 fn read_rows(mut input: impl BufRead) -> Result<Contents, Unreadable> {
     let not_ours = || {
         Unreadable::Bad(format!(
-            "is not a survey file: its first line is not '{HEADER}' (or with ,foundation,forced)"
+            "is not a survey file: its first line is not '{HEADER}' (or with ,foundation,forced[,rules])"
         ))
     };
     let mut line = Vec::with_capacity(LINE_CAP + 1);
-    let (mut keep, mut number, mut wide) = (0, 0, None);
-    // The header's columns, once it is read: every row must have as many.
-    let mut columns = 0;
-    let (mut rows, mut torn) = (Vec::new(), None);
+    let (mut keep, mut number) = (0, 0);
+    let mut layout: Option<Layout> = None;
+    let (mut rows, mut torn, mut rules) = (Vec::new(), None, None);
     loop {
         line.clear();
         let read = (&mut input)
@@ -230,7 +245,7 @@ fn read_rows(mut input: impl BufRead) -> Result<Contents, Unreadable> {
         number += 1;
         let whole = line.last() == Some(&b'\n');
         if !whole && line.len() > LINE_CAP {
-            return Err(match wide {
+            return Err(match layout {
                 None => not_ours(),
                 Some(_) => Unreadable::Bad(format!(
                     "line {number}: longer than {LINE_CAP} bytes, which no row is"
@@ -242,26 +257,23 @@ fn read_rows(mut input: impl BufRead) -> Result<Contents, Unreadable> {
         if !whole {
             // A last line cut short: a torn row is left out (its deal is
             // redone), a torn header is written again.
-            if wide.is_none() && !WIDE_HEADER.starts_with(text) {
+            if layout.is_none() && !Layout::begins_a_header(text) {
                 return Err(not_ours());
             }
-            torn = wide.is_some().then(|| text.to_string());
+            torn = layout.is_some().then(|| text.to_string());
             break;
         }
         let text = text.strip_suffix('\n').unwrap_or(text);
         let text = text.strip_suffix('\r').unwrap_or(text);
-        match wide {
+        match layout {
             None => {
-                let is_wide = match text.trim_end_matches('\r') {
-                    HEADER => false,
-                    WIDE_HEADER => true,
-                    _ => return Err(not_ours()),
-                };
-                wide = Some(is_wide);
-                columns = header(is_wide).split(',').count();
+                let found = Layout::of_header(text).ok_or_else(not_ours)?;
+                layout = Some(found);
+                rules = (found == Layout::Forced).then_some(Under::Forced);
             }
             Some(_) if text.trim().is_empty() => {}
-            Some(_) => {
+            Some(layout) => {
+                let columns = layout.columns();
                 if text.split(',').count() != columns {
                     return Err(Unreadable::Bad(format!(
                         "line {number}: not the {columns} columns of its header"
@@ -269,16 +281,26 @@ fn read_rows(mut input: impl BufRead) -> Result<Contents, Unreadable> {
                 }
                 let row =
                     Row::parse(text).map_err(|e| Unreadable::Bad(format!("line {number}: {e}")))?;
+                match rules {
+                    Some(held) if held != row.rules => {
+                        return Err(Unreadable::Bad(format!(
+                            "line {number}: a row of rules '{}' after rows of '{}': a survey file holds one rule set",
+                            row.rules.name(),
+                            held.name()
+                        )));
+                    }
+                    _ => rules = Some(row.rules),
+                }
                 rows.push(row);
             }
         }
         keep += read;
     }
     Ok(Contents {
-        resumed: Resumed { rows, torn },
+        resumed: Resumed { rows, torn, rules },
         // No whole line without a header: 0 when it is missing or torn.
         keep,
-        wide,
+        layout,
     })
 }
 
@@ -348,23 +370,77 @@ mod tests {
         }
     }
 
-    const WIDE: &str = "BakersDozen,3118,SUCCES,66,10,20,0.001000,,free,INSOLUBLE\n";
+    use super::super::row::{LEGACY_WIDE_HEADER, Verdict, WIDE_HEADER};
+
+    const LEGACY: &str = "BakersDozen,3118,SUCCES,66,10,20,0.001000,,free,INSOLUBLE\n";
+    const WIDE: &str = "BakersDozen,3118,SUCCES,66,10,20,0.001000,,free,INSOLUBLE,both\n";
+    const FREE: &str = "BakersDozen,3118,SUCCES,66,10,20,0.001000,,free,,free\n";
 
     #[test]
     fn wide_files_are_read_and_rows_match_their_header() {
         let r = read(&format!("{WIDE_HEADER}\n{WIDE}")).unwrap();
-        assert_eq!(r.wide, Some(true));
+        assert_eq!(r.layout, Some(Layout::Ruled));
+        assert_eq!(r.resumed.rows[0].forced, Some(Verdict::Insoluble));
+        let r = read(&format!("{LEGACY_WIDE_HEADER}\n{LEGACY}")).unwrap();
+        assert_eq!(r.layout, Some(Layout::Legacy));
         assert_eq!(
-            r.resumed.rows[0].forced,
-            Some(super::super::row::Verdict::Insoluble)
+            read(&format!("{HEADER}\n{A}")).unwrap().layout,
+            Some(Layout::Forced)
         );
-        assert_eq!(read(&format!("{HEADER}\n{A}")).unwrap().wide, Some(false));
-        for text in [format!("{HEADER}\n{WIDE}"), format!("{WIDE_HEADER}\n{A}")] {
+        for text in [
+            format!("{HEADER}\n{WIDE}"),
+            format!("{WIDE_HEADER}\n{A}"),
+            format!("{WIDE_HEADER}\n{LEGACY}"),
+            format!("{LEGACY_WIDE_HEADER}\n{WIDE}"),
+        ] {
             let err = read(&text).unwrap_err();
             assert!(err.contains("line 2: not the"), "{err}");
         }
-        for cut in 0..WIDE_HEADER.len() {
-            assert_eq!(read(&WIDE_HEADER[..cut]).unwrap().keep, 0, "cut at {cut}");
+        for header in [WIDE_HEADER, LEGACY_WIDE_HEADER] {
+            for cut in 0..header.len() {
+                assert_eq!(read(&header[..cut]).unwrap().keep, 0, "cut at {cut}");
+            }
         }
+    }
+
+    /// One rule set per file: told by the header (forced), the rows, or
+    /// not at all when a wide file has no row yet.
+    #[test]
+    fn a_file_holds_one_rule_set() {
+        let rules = |text: &str| read(text).map(|r| r.resumed.rules.map(Under::name));
+        assert_eq!(rules(&format!("{HEADER}\n")), Ok(Some("forced")));
+        assert_eq!(rules(&format!("{WIDE_HEADER}\n")), Ok(None));
+        assert_eq!(rules(&format!("{WIDE_HEADER}\n{WIDE}")), Ok(Some("both")));
+        assert_eq!(rules(&format!("{WIDE_HEADER}\n{FREE}")), Ok(Some("free")));
+        let legacy_free = LEGACY.replace("INSOLUBLE", "");
+        assert_eq!(
+            rules(&format!("{LEGACY_WIDE_HEADER}\n{legacy_free}")),
+            Ok(Some("free"))
+        );
+        let err = read(&format!("{WIDE_HEADER}\n{WIDE}{FREE}")).unwrap_err();
+        assert!(
+            err.starts_with("line 3: a row of rules 'free' after rows of 'both'"),
+            "{err}"
+        );
+    }
+
+    /// A file begun before the rules column is resumed in its own columns
+    /// (scripts resume their old files), and only under its own rules.
+    #[test]
+    fn a_file_begun_before_the_rules_column_is_resumed_as_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.csv");
+        std::fs::write(&path, format!("{LEGACY_WIDE_HEADER}\n{LEGACY}")).unwrap();
+        assert!(Table::resume(&path, Under::Free).is_err());
+        let (mut table, resumed) = Table::resume(&path, Under::Both).unwrap();
+        assert_eq!(resumed.rules, Some(Under::Both));
+        let mut row = resumed.rows[0].clone();
+        row.id.seed = 3119;
+        table.write(&row).unwrap();
+        drop(table);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let r = read(&text).unwrap();
+        assert_eq!((r.layout, r.resumed.rows.len()), (Some(Layout::Legacy), 2));
+        assert!(text.ends_with(",free,INSOLUBLE\n"), "{text}");
     }
 }

@@ -16,6 +16,9 @@
 //!   megabytes, a page of the most moves written in as few, any fragment
 //!   of a page's address opened without a script error (issue 27).
 //! - [`arguments`]: random command lines never abort (no exit 134).
+//! - [`survey`]: `survey` keeps the same promises (issue 27): its rows'
+//!   file against its solutions, numeric bounds, streams, SIGHUP, stale
+//!   temporary files, one-line messages.
 //!
 //! `XPAT_SOLVER_UNDER_TEST=/path/to/old/xpat-solver cargo test --test
 //! hostile` runs them on another build, to see them fail there.
@@ -29,6 +32,7 @@ mod memory;
 mod pages;
 mod reading;
 mod signals;
+mod survey;
 
 use std::path::Path;
 
