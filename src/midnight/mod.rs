@@ -265,8 +265,7 @@ impl Table {
             }
             Dest::Foundation => self.play_up(mv.card),
             Dest::Card(onto) => {
-                let from = self.column_topped_by(mv.card).expect("checked");
-                let to = self.column_topped_by(onto).expect("checked");
+                let (from, to) = self.columns_topped_by(mv.card, onto);
                 self.take_top(from);
                 let end = self.start(to) + self.heights[to] as usize;
                 let len = self.len as usize;
@@ -278,6 +277,26 @@ impl Table {
             Dest::EmptyColumn | Dest::Register => unreachable!("Midnight Oil has neither"),
         }
         self.play_automatic(played);
+    }
+
+    /// The columns whose tops are `a` and `b`, both tops, in one walk.
+    #[inline]
+    fn columns_topped_by(&self, a: Card, b: Card) -> (usize, usize) {
+        let (mut col_a, mut col_b) = (usize::MAX, usize::MAX);
+        let mut end = 0;
+        for (i, &h) in self.heights.iter().enumerate() {
+            end += h as usize;
+            if h > 0 {
+                let top = self.cards[end - 1];
+                if top == a {
+                    col_a = i;
+                } else if top == b {
+                    col_b = i;
+                }
+            }
+        }
+        debug_assert!(col_a < COLUMNS && col_b < COLUMNS);
+        (col_a, col_b)
     }
 
     /// Takes the top card of column `i` off the tableau.
@@ -335,7 +354,7 @@ impl Table {
                 let height = self.foundation[s as usize];
                 if height < KING {
                     let next = card_of(height + 1, s);
-                    if self.column_topped_by(next).is_some() {
+                    if self.top_bits() & 1 << next != 0 {
                         self.play_up(next);
                         played(next);
                         any = true;
@@ -355,6 +374,7 @@ impl Table {
     /// column (two cards swapped at a column's top are one position, tried
     /// once).
     pub fn for_each_move(&self, mut f: impl FnMut(Move)) {
+        let tops = self.top_bits();
         let mut start = 0;
         for i in 0..COLUMNS {
             let height = self.heights[i] as usize;
@@ -371,7 +391,7 @@ impl Table {
             }
             if rank(top) < KING {
                 let onto = top + SUITS as Card;
-                if self.column_topped_by(onto).is_some() {
+                if tops & 1 << onto != 0 {
                     f(Move {
                         card: top,
                         dest: Dest::Card(onto),
@@ -397,6 +417,20 @@ impl Table {
         if self.redeals_left > 0 {
             f(Move::REDEAL);
         }
+    }
+
+    /// The columns' top cards, a bit per card.
+    #[inline]
+    fn top_bits(&self) -> u64 {
+        let mut tops = 0u64;
+        let mut end = 0;
+        for &h in &self.heights {
+            end += h as usize;
+            if h > 0 {
+                tops |= 1 << self.cards[end - 1];
+            }
+        }
+        tops
     }
 
     /// The position's [`Key`].

@@ -11,7 +11,7 @@
 
 use std::time::Instant;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::FxHashSet;
 
 use super::{Key, Table};
 use crate::cards::{CARDS, Card};
@@ -42,8 +42,9 @@ pub fn search(deal: &Deal, limits: &Limits, mut progress: Option<Progress>) -> R
         parent: u32::MAX,
         mv: Move::REDEAL,
     }];
-    let mut seen: FxHashMap<Key, ()> = FxHashMap::default();
-    seen.insert(root.key(), ());
+    let mut seen: FxHashSet<Key> = FxHashSet::default();
+    seen.insert(root.key());
+    let mut children: Vec<(Move, Table)> = Vec::new();
     // One stack of (node, position) per score.
     let mut buckets: Vec<Vec<(u32, Table)>> = (0..=CARDS).map(|_| Vec::new()).collect();
     let mut best = root.score() as usize;
@@ -73,7 +74,7 @@ pub fn search(deal: &Deal, limits: &Limits, mut progress: Option<Progress>) -> R
                 show(&stats);
             }
         }
-        let mut children: Vec<(Move, Table)> = Vec::new();
+        children.clear();
         table.for_each_move(|mv| {
             let mut child = table.clone();
             child.apply(mv);
@@ -87,14 +88,14 @@ pub fn search(deal: &Deal, limits: &Limits, mut progress: Option<Progress>) -> R
             Dest::Card(_) => 2,
             _ => 3,
         });
-        for (mv, child) in children {
+        for (mv, child) in children.drain(..) {
             if seen.len() as u64 >= limits.max_states {
                 break 'search Outcome::GaveUp(Limit::States);
             }
             if seen.try_reserve(1).is_err() || nodes.try_reserve(1).is_err() {
                 break 'search Outcome::GaveUp(Limit::Memory);
             }
-            if seen.insert(child.key(), ()).is_some() {
+            if !seen.insert(child.key()) {
                 continue;
             }
             let child_index = nodes.len() as u32;
