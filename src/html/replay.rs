@@ -11,10 +11,11 @@
 //! The steps are the very words of the project's xpat2 save
 //! ([`crate::xpat2::words_on`]), so the page puts a card in the free cell
 //! or empty column xpat2 would, and the two can never disagree. A card back
-//! from the foundation goes where xpat2 would put it too: onto the column's
-//! top card it names, or into the first empty free cell or column.
+//! from the foundation, which those words do not lay out yet, is put as
+//! they put the other moves: onto the column's top card it names, or into
+//! the first empty free cell or column.
 //! Midnight Oil under xpat2's complete rules is replayed on its
-//! [`Table`] ([`table`](super::table)), whose columns keep the order a
+//! [`Table`] (`table.rs`), whose columns keep the order a
 //! redeal reads.
 //!
 //! [`Replay`] yields one move at a time and keeps nothing of the moves
@@ -202,7 +203,7 @@ impl Piles {
     }
 
     /// Plays `mv`, a card back from its foundation pile (SPEC §10, legal),
-    /// as xpat2 would: onto the column's top card it names, or into the
+    /// as the other moves are laid out: onto the column's top card it names, or into the
     /// first empty free cell or column. Nothing goes up after it: the rules
     /// that allow it play no card up by themselves.
     fn play_back(&mut self, mv: Move, rules: &'static Rules) -> Result<Shown, String> {
