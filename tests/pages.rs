@@ -4,6 +4,9 @@
 
 mod common;
 
+use std::path::Path;
+use std::process::Command;
+
 use common::{TempDir, arg, run, solutions_dir, words_on_the_page};
 
 /// The lines of stdout before the verdict that name the page.
@@ -101,4 +104,205 @@ fn a_page_that_cannot_be_written_is_refused_before_the_search() {
         assert!(r.stdout.is_empty(), "{r:?}");
         assert!(!sol.exists());
     }
+}
+
+/// The page's script run in node (`tests/hostile/page_in_node.js`) once
+/// per fragment: (position shown, cards drawn, error or `-`).
+fn opened_with(page: &Path, fragments: &[String]) -> Vec<(String, usize, String)> {
+    let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/page_in_node.js");
+    let out = Command::new("node")
+        .arg(&harness)
+        .arg(page)
+        .args(fragments)
+        .output()
+        .unwrap_or_else(|e| panic!("node cannot start ({e}): apt-get install nodejs"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<_> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let fields: Vec<&str> = line.splitn(4, '\t').collect();
+            (
+                fields[1].to_string(),
+                fields[2].parse().unwrap(),
+                fields[3].to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(lines.len(), fragments.len());
+    lines
+}
+
+/// The moves of a page in words, in order.
+fn words(html: &str) -> Vec<String> {
+    let start = html.find("\"words\":[").expect("the moves in words") + 8;
+    let end = start
+        + html[start..]
+            .find("],\"stopped\"")
+            .expect("the end of the words");
+    let list = &html[start..=end];
+    list.trim_matches(|c| c == '[' || c == ']')
+        .split("\",\"")
+        .map(|w| w.trim_matches('"').to_string())
+        .collect()
+}
+
+/// Every fragment given opens its position, all 52 cards drawn, no error.
+fn opens_cleanly(page: &Path, positions: &[usize]) {
+    let fragments: Vec<String> = positions.iter().map(|k| format!("#{k}")).collect();
+    for ((shown, cards, error), k) in opened_with(page, &fragments).into_iter().zip(positions) {
+        assert_eq!(
+            (shown, cards, error.as_str()),
+            (k.to_string(), 52, "-"),
+            "#{k}"
+        );
+    }
+}
+
+/// Midnight Oil under xpat2's complete rules: the search's solution gets
+/// its page, which says each of its redeals and turns, and opens at each of
+/// them without a script error; `-check` of the same file writes the same
+/// page.
+#[test]
+fn a_midnight_oil_page_of_the_complete_rules_shows_its_redeals_and_turns() {
+    let dir = TempDir::new("page-mo-xpat2");
+    let (sol, page) = (dir.join("mo2.sol"), dir.join("mo2.html"));
+    let r = run([
+        "mo.2",
+        "-search",
+        arg(&sol),
+        "--rules",
+        "xpat2",
+        "--html",
+        arg(&page),
+    ]);
+    assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
+    assert!(says_page(&r.stdout, "mo2.html"), "{}", r.stdout);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_self_contained(&html, "MidnightOil 2");
+    let lines: Vec<String> = std::fs::read_to_string(&sol)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let said = words(&html);
+    assert_eq!(said.len(), lines.len());
+    let mut redeals = Vec::new();
+    for (i, (line, words)) in lines.iter().zip(&said).enumerate() {
+        if line == "R" {
+            redeals.push((i + 1).to_string());
+            let nth = ["1st", "2nd"][redeals.len() - 1];
+            assert_eq!(
+                *words,
+                format!("the columns dealt again ({nth} redeal of 2)")
+            );
+        }
+        if line.ends_with(" U") {
+            assert!(words.ends_with(" turned up to its column's top"), "{words}");
+        }
+        if line.ends_with(" D") {
+            assert!(words.contains(" turned down beneath "), "{words}");
+        }
+    }
+    let table = format!(
+        "\"redeals\":2,\"turns\":1,\"redealAt\":[{}]",
+        redeals.join(",")
+    );
+    assert!(html.contains(&table), "{table}");
+    let changed = (0..lines.len()).filter(|&i| lines[i] == "R" || lines[i].ends_with(['U', 'D']));
+    let mut positions = vec![0, lines.len()];
+    positions.extend(changed.flat_map(|i| [i, i + 1]));
+    opens_cleanly(&page, &positions);
+    let again = dir.join("again.html");
+    let r = run([
+        "mo.2",
+        "-check",
+        arg(&sol),
+        "--rules",
+        "xpat2",
+        "--html",
+        arg(&again),
+    ]);
+    assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), html);
+}
+
+/// A solution the search found once, kept: a card turned down, then two
+/// redeals, each said on its page.
+#[test]
+fn a_midnight_oil_page_says_a_turn_down_and_both_redeals() {
+    let dir = TempDir::new("page-mo3-xpat2");
+    let page = dir.join("mo3.html");
+    let file = fixture("mo3-xpat2.sol");
+    let r = run([
+        "mo.3",
+        "-check",
+        arg(&file),
+        "--rules",
+        "xpat2",
+        "--html",
+        arg(&page),
+    ]);
+    assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let said = words(&html);
+    // Lines 20 (42 D: J♥, under 9♥ then), 21 and 25 (R).
+    assert_eq!(said[19], "9♥ turned down beneath J♥");
+    assert_eq!(said[20], "the columns dealt again (1st redeal of 2)");
+    assert_eq!(said[24], "the columns dealt again (2nd redeal of 2)");
+    assert!(html.contains("\"redealAt\":[21,25],\"turnAt\":[20]"));
+    opens_cleanly(&page, &[19, 20, 21, 24, 25, said.len()]);
+}
+
+/// A file of `tests/fixtures/pages/`.
+fn fixture(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/pages")
+        .join(name)
+}
+
+/// FreeCell under the complete rules, a hand-made file with three cards
+/// back from the foundation (to a free cell, onto a card, to an empty
+/// column), each going up again: `-check` wins it and its page says each.
+#[test]
+fn a_freecell_page_shows_cards_back_from_the_foundation() {
+    let dir = TempDir::new("page-fc-back");
+    let page = dir.join("fc1.html");
+    let file = fixture("fc1-xpat2-back.sol");
+    let r = run([
+        "fc.1",
+        "-check",
+        arg(&file),
+        "--rules",
+        "xpat2",
+        "--html",
+        arg(&page),
+    ]);
+    assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_self_contained(&html, "FreeCell 1");
+    let said = words(&html);
+    let back: Vec<(usize, &str)> = said
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| w.contains(" back from the foundation "))
+        .map(|(i, w)| (i + 1, w.as_str()))
+        .collect();
+    assert_eq!(
+        back,
+        [
+            (7, "A♥ back from the foundation to a free cell"),
+            (11, "A♠ back from the foundation onto 2♦"),
+            (16, "2♥ back from the foundation to an empty column"),
+        ]
+    );
+    assert!(html.contains("\"table\":null"));
+    opens_cleanly(&page, &[6, 7, 8, 11, 16, said.len()]);
+    // Under the course's rules the same file stops at the first card back.
+    let r = run(["fc.1", "-check", arg(&file), "--rules", "free"]);
+    assert_eq!(r.verdict(), ("ECHEC 7", 1), "{r:?}");
 }

@@ -92,9 +92,9 @@ impl TryFrom<RawArgs> for Options {
         }
         let midnight_complete = foundation == Foundation::Xpat2
             && matches!(&game, Game::Deal(id) if id.rules.redeals > 0);
-        if midnight_complete && (raw.xpat2.is_some() || raw.html.is_some()) {
+        if midnight_complete && raw.xpat2.is_some() {
             return Err(UsageError(
-                "'--xpat2' and '--html' cannot yet show Midnight Oil's redeals and turn: use them without '--rules xpat2', or check the solution file alone".into(),
+                "'--xpat2' cannot yet save Midnight Oil's redeals and turn: use it without '--rules xpat2', or check the solution file alone".into(),
             ));
         }
         if raw.optimal && foundation == Foundation::Xpat2 {

@@ -12,18 +12,26 @@
 //! `data-index` (xpat2's order, from 0), so a script can read the position.
 //!
 //! Positions are computed here ([`replay`]) and embedded as a compact list
-//! of single-card steps per move; the page's script applies them and draws.
-//! A move that sends its own card to the foundation (a free-rule move) is a
-//! step to a foundation pile like any other, so it needs no new data, only
-//! its words in [`replay::in_words`].
+//! of changes per move; the page's script applies them and draws. Most are
+//! single-card steps `[card, from, to]`: a move that sends its own card to
+//! the foundation (a free-rule move) or takes one back from it (xpat2's
+//! complete rules) is a step like any other, with its own words
+//! ([`words`]). Midnight Oil's redeal and turn (SPEC §10) move cards
+//! inside and across columns at once: each is written as the columns it
+//! changes, `[pile, [cards before], [cards after]]` (and the card a turn
+//! moves, to mark it), and `table` says which moves spent a redeal or the
+//! turn, so the page can say what is left of them.
 
 pub mod replay;
+mod table;
+pub mod words;
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use crate::deal::Deal;
-use crate::state::Move;
+use crate::midnight;
+use crate::state::{Dest, Move};
 use replay::{Opening, Replay};
 
 const TEMPLATE: &str = include_str!("page.html");
@@ -91,15 +99,50 @@ fn write_data(
     write!(out, "\"start\":[{}],", piles.join(","))?;
     write!(out, "\"startUp\":{},", numbers(&start_up))?;
     out.write_all(b"\"moves\":[")?;
+    // Moves that spend a redeal or the turn (at most the game's few).
+    let (mut redeal_at, mut turn_at) = (Vec::new(), Vec::new());
     for (i, shown) in steps.enumerate() {
         out.write_all(if i == 0 { b"[" } else { b",[" })?;
         for (j, s) in shown.steps.iter().enumerate() {
             let sep = if j == 0 { "" } else { "," };
             write!(out, "{sep}[{},{},{}]", s.card, s.from, s.to)?;
         }
+        for (j, r) in shown.rewrites.iter().enumerate() {
+            let sep = if j + shown.steps.len() == 0 { "" } else { "," };
+            write!(
+                out,
+                "{sep}[{},{},{}",
+                r.pile,
+                numbers(&r.was),
+                numbers(&r.now)
+            )?;
+            if let Some(card) = r.marked {
+                write!(out, ",{card}")?;
+            }
+            out.write_all(b"]")?;
+        }
         out.write_all(b"]")?;
+        match shown.mv.dest {
+            Dest::Redeal => redeal_at.push(i + 1),
+            Dest::TurnUp | Dest::TurnDown => turn_at.push(i + 1),
+            _ => {}
+        }
     }
-    out.write_all(b"],\"words\":[")?;
+    out.write_all(b"],\"table\":")?;
+    if midnight::plays(deal) {
+        let at = |moves: &[usize]| numbers(moves);
+        write!(
+            out,
+            "{{\"redeals\":{},\"turns\":{},\"redealAt\":{},\"turnAt\":{}}}",
+            rules.redeals,
+            rules.turns,
+            at(&redeal_at),
+            at(&turn_at)
+        )?;
+    } else {
+        out.write_all(b"null")?;
+    }
+    out.write_all(b",\"words\":[")?;
     let (_, mut words) = Replay::new(deal, moves);
     for (i, shown) in words.by_ref().enumerate() {
         let sep = if i == 0 { "" } else { "," };
@@ -109,9 +152,9 @@ fn write_data(
     write!(out, "],\"stopped\":{stopped}}}")
 }
 
-/// `[a,b,c]` of card numbers.
-fn numbers(cards: &[u8]) -> String {
-    let list: Vec<String> = cards.iter().map(u8::to_string).collect();
+/// `[a,b,c]` of numbers (cards, moves).
+fn numbers<N: ToString>(list: &[N]) -> String {
+    let list: Vec<String> = list.iter().map(N::to_string).collect();
     format!("[{}]", list.join(","))
 }
 

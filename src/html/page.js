@@ -15,13 +15,29 @@
   const kind = (p) => (p < FOUNDATIONS ? 'foundation' : p < firstCell ? 'column' : 'cell');
 
   // The position shown, one pile per array, moved a move at a time:
-  // forward plays a move's steps, back undoes them. No copy of every
-  // position is kept: a page may replay a hundred thousand moves.
+  // forward plays a move's changes, back undoes them. A change is a step
+  // [card, from, to] (a card from a pile's top to another's) or a rewrite
+  // [pile, cards before, cards after, marked card?] (a redeal's or a turn's
+  // column). No copy of every position is kept: a page may replay a hundred
+  // thousand moves.
   const piles = D.start.map((p) => p.slice());
   const n = D.moves.length;
+  const isRewrite = (change) => Array.isArray(change[1]);
+  const same = (a, b) => a.length === b.length && a.every((c, i) => c === b[i]);
   let at = 0;
+  function rewrite(pile, from, to, k) {
+    if (!same(piles[pile], from)) {
+      throw new Error('move ' + k + ': pile ' + pile + ' is not as the move found it');
+    }
+    piles[pile] = to.slice();
+  }
   function forward() {
-    for (const [card, from, to] of D.moves[at]) {
+    for (const change of D.moves[at]) {
+      if (isRewrite(change)) {
+        rewrite(change[0], change[1], change[2], at + 1);
+        continue;
+      }
+      const [card, from, to] = change;
       const top = piles[from].pop();
       if (top !== card) {
         throw new Error('move ' + (at + 1) + ': ' + name(card) + ' is not on top of pile ' + from);
@@ -32,10 +48,17 @@
   }
   function back() {
     at -= 1;
-    const steps = D.moves[at];
-    for (let i = steps.length - 1; i >= 0; i--) {
-      const [card, from, to] = steps[i];
-      piles[to].pop();
+    const changes = D.moves[at];
+    for (let i = changes.length - 1; i >= 0; i--) {
+      const change = changes[i];
+      if (isRewrite(change)) {
+        rewrite(change[0], change[2], change[1], at + 1);
+        continue;
+      }
+      const [card, from, to] = change;
+      if (piles[to].pop() !== card) {
+        throw new Error('move ' + (at + 1) + ': ' + name(card) + ' is not on top of pile ' + to);
+      }
       piles[from].push(card);
     }
   }
@@ -112,8 +135,12 @@
   function draw(k) {
     goTo(k);
     const pos = piles;
-    const steps = k > 0 ? D.moves[k - 1] : [];
-    const moved = steps.length > 0 ? steps[0][0] : -1;
+    const changes = k > 0 ? D.moves[k - 1] : [];
+    const steps = changes.filter((c) => !isRewrite(c));
+    // The card the move moved: a step's, or the one a turn marks; a
+    // redeal marks none.
+    const first = changes.length > 0 ? changes[0] : [];
+    const moved = !isRewrite(first) ? first[0] : first.length > 3 ? first[3] : -1;
     const up = new Set(steps.filter((s) => s[2] < FOUNDATIONS).map((s) => s[0]));
     if (k === 0) D.startUp.forEach((c) => up.add(c));
     let html = labels.map(([left, top, words]) =>
@@ -141,6 +168,11 @@
   const slider = $('slider');
   slider.max = n;
   $('n').textContent = n;
+  if (D.table) {
+    $('table-status').hidden = false;
+    $('redeals').textContent = D.table.redeals;
+    $('turns').textContent = D.table.turns;
+  }
   if (D.stopped) {
     $('stopped').hidden = false;
     $('stopped').textContent = 'The replay stops here: ' + D.stopped + '.';
@@ -161,6 +193,11 @@
     $('words').textContent = k === 0 ? startWords() : 'Move ' + k + ': ' + D.words[k - 1] + '.';
     $('foundation-count').textContent = piles.slice(0, FOUNDATIONS)
       .reduce((sum, p) => sum + p.length, 0);
+    if (D.table) {
+      const spent = (moves) => moves.filter((m) => m <= k).length;
+      $('redeals-left').textContent = D.table.redeals - spent(D.table.redealAt);
+      $('turns-left').textContent = D.table.turns - spent(D.table.turnAt);
+    }
     board.dataset.shown = k;
     $('first').disabled = $('prev').disabled = k === 0;
     $('next').disabled = $('last').disabled = k === n;

@@ -1,21 +1,36 @@
 //! What the page shows, worked out in Rust: the deal laid out in xpat2's
-//! piles, and for every move the single-card steps it makes there (the
-//! move itself, then the foundation moves it causes), with the move in
-//! words. The page's script only applies steps and draws.
+//! piles, and for every move what it changes there (the move itself, then
+//! the foundation moves it causes), with the move in words. The page's
+//! script only applies those changes and draws.
+//!
+//! A change is a single card going from a pile's top to another's
+//! ([`Step`]), or, for what no single card's trip can show (Midnight Oil's
+//! redeal and turn, SPEC §10), a pile's cards as they were and as they are
+//! ([`Rewrite`]).
 //!
 //! The steps are the very words of the project's xpat2 save
 //! ([`crate::xpat2::words_on`]), so the page puts a card in the free cell
-//! or empty column xpat2 would, and the two can never disagree.
+//! or empty column xpat2 would, and the two can never disagree. A card back
+//! from the foundation, which those words do not lay out yet, is put as
+//! they put the other moves: onto the column's top card it names, or into
+//! the first empty free cell or column.
+//! Midnight Oil under xpat2's complete rules is replayed on its
+//! [`Table`] (`table.rs`), whose columns keep the order a
+//! redeal reads.
 //!
 //! [`Replay`] yields one move at a time and keeps nothing of the moves
 //! before: the page is written as the replay goes, in the same few
 //! kilobytes for ten moves or a hundred thousand.
 
-use crate::cards::{Card, Name};
+use crate::cards::{Card, suit};
 use crate::deal::Deal;
+use crate::midnight::{self, Table};
+use crate::rules::Rules;
 use crate::state::{Dest, Move, State};
 use crate::xpat2::{Board, words_on};
 use crate::xpat2_load::pile_of;
+
+use super::words::{back_in_words, in_words};
 
 /// One card going from one of xpat2's piles to another (pile numbers as
 /// in `../shared/XPAT2-SAVE.md`: foundations 0..4 by suit, columns, free
@@ -25,6 +40,19 @@ pub struct Step {
     pub card: Card,
     pub from: usize,
     pub to: usize,
+}
+
+/// A pile whose cards a move changes otherwise than at its top: a column
+/// a redeal deals again, or the column of a turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rewrite {
+    /// The pile (numbered as in [`Step`]).
+    pub pile: usize,
+    /// Its cards before the move, bottom first, and after it.
+    pub was: Vec<Card>,
+    pub now: Vec<Card>,
+    /// The card the page marks: the one a turn moved.
+    pub marked: Option<Card>,
 }
 
 /// Where the page starts.
@@ -41,8 +69,12 @@ pub struct Opening {
 /// One move as the page shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shown {
+    /// The move itself.
+    pub mv: Move,
     /// Its steps: the move's own first.
     pub steps: Vec<Step>,
+    /// The piles it rewrites (a redeal, a turn); then it has no steps.
+    pub rewrites: Vec<Rewrite>,
     /// The move in words.
     pub words: String,
 }
@@ -52,14 +84,28 @@ pub struct Shown {
 /// why).
 pub struct Replay<I> {
     moves: I,
+    rules: &'static Rules,
+    game: Game,
+    played: usize,
+    stopped: Option<String>,
+}
+
+/// The position a replay plays its moves on.
+enum Game {
+    /// Every game but Midnight Oil under xpat2's complete rules.
+    Piles(Piles),
+    /// Midnight Oil under xpat2's complete rules (SPEC §10).
+    Table(Table),
+}
+
+/// A [`State`], with xpat2's card array beside it to lay its moves out.
+struct Piles {
     /// The game's position: which moves are legal, and why not.
     state: State,
     /// xpat2's card array the move words are worked out on.
     layout: Board,
     /// xpat2's card array the words are played on, to read their steps.
     board: Board,
-    played: usize,
-    stopped: Option<String>,
 }
 
 impl<I: Iterator<Item = Move>> Replay<I> {
@@ -74,11 +120,19 @@ impl<I: Iterator<Item = Move>> Replay<I> {
             start: piles(&board),
             start_up,
         };
+        let game = if midnight::plays(deal) {
+            Game::Table(Table::for_replay(deal))
+        } else {
+            Game::Piles(Piles {
+                state: State::for_replay(deal),
+                layout,
+                board,
+            })
+        };
         let replay = Replay {
             moves: moves.into_iter(),
-            state: State::for_replay(deal),
-            layout,
-            board,
+            rules: deal.id.rules,
+            game,
             played: 0,
             stopped: None,
         };
@@ -88,12 +142,6 @@ impl<I: Iterator<Item = Move>> Replay<I> {
     /// Why the replay stopped before the end of the moves, once it has.
     pub fn stopped(&self) -> Option<&str> {
         self.stopped.as_deref()
-    }
-
-    /// Ends the replay at move `number`, `mv`, saying why.
-    fn stop(&mut self, number: usize, mv: Move, why: String) -> Option<Shown> {
-        self.stopped = Some(format!("move {number} ({}) {why}", in_words(mv, &[])));
-        None
     }
 }
 
@@ -106,31 +154,81 @@ impl<I: Iterator<Item = Move>> Iterator for Replay<I> {
         }
         let mv = self.moves.next()?;
         let number = self.played + 1;
+        let shown = match &mut self.game {
+            Game::Piles(piles) => piles.play(mv, self.rules),
+            Game::Table(table) => super::table::play(table, mv, self.rules),
+        };
+        match shown {
+            Ok(shown) => {
+                self.played = number;
+                Some(shown)
+            }
+            Err(why) => {
+                // Ends the replay at this move, saying why.
+                self.stopped = Some(format!("move {number} ({}) {why}", in_words(mv, &[])));
+                None
+            }
+        }
+    }
+}
+
+impl Piles {
+    /// Plays `mv`: what the page shows of it, or why it cannot.
+    fn play(&mut self, mv: Move, rules: &'static Rules) -> Result<Shown, String> {
+        let back = self.board.pile(suit(mv.card) as usize).last() == Some(&mv.card);
         if let Err(illegal) = self.state.try_apply(mv) {
-            let why = crate::check::explain(self.state.rules(), mv.card, illegal);
-            return self.stop(number, mv, format!("is illegal: {why}"));
+            let why = crate::check::explain(rules, mv.card, illegal);
+            return Err(format!("is illegal: {why}"));
+        }
+        if back {
+            return self.play_back(mv, rules);
         }
         // The move's word, then one per card that went up after it.
-        let words = match words_on(&mut self.layout, &[mv]) {
-            Ok(words) => words,
-            Err(e) => {
-                return self.stop(
-                    number,
-                    mv,
-                    format!("cannot be laid out as xpat2 does: {}", e.root_cause()),
-                );
-            }
-        };
-        self.played = number;
+        let words = words_on(&mut self.layout, &[mv])
+            .map_err(|e| format!("cannot be laid out as xpat2 does: {}", e.root_cause()))?;
         let steps: Vec<Step> = words
             .into_iter()
             .map(|w| play(&mut self.board, w))
             .collect();
         // A move sending its own card up is one of the cards up already.
-        let own = usize::from(sends_itself_up(mv));
+        let own = usize::from(mv.dest == Dest::Foundation);
         let up: Vec<Card> = steps.iter().filter(|s| s.to < 4).map(|s| s.card).collect();
         let words = in_words(mv, &up[own.min(up.len())..]);
-        Some(Shown { steps, words })
+        Ok(Shown {
+            mv,
+            steps,
+            rewrites: Vec::new(),
+            words,
+        })
+    }
+
+    /// Plays `mv`, a card back from its foundation pile (SPEC §10, legal),
+    /// as the other moves are laid out: onto the column's top card it names, or into the
+    /// first empty free cell or column. Nothing goes up after it: the rules
+    /// that allow it play no card up by themselves.
+    fn play_back(&mut self, mv: Move, rules: &'static Rules) -> Result<Shown, String> {
+        let board = &self.layout;
+        let empty = |p: &usize| board.pile(*p).is_empty();
+        let mut columns = (0..rules.columns).map(|i| board.column_pile(i));
+        let to = match mv.dest {
+            Dest::Card(onto) => columns.find(|&p| board.pile(p).last() == Some(&onto)),
+            Dest::EmptyColumn => columns.find(empty),
+            Dest::Register => (0..rules.registers).map(|i| board.cell_pile(i)).find(empty),
+            Dest::Foundation | Dest::TurnUp | Dest::TurnDown | Dest::Redeal => None,
+        };
+        let Some(to) = to else {
+            return Err("cannot be laid out as xpat2 does: no such pile".to_string());
+        };
+        // The top card of its suit's foundation pile.
+        let src = board.first(suit(mv.card) as usize + 1) - 1;
+        let word = self.layout.move_card(src, to);
+        let step = play(&mut self.board, word);
+        Ok(Shown {
+            mv,
+            steps: vec![step],
+            rewrites: Vec::new(),
+            words: back_in_words(mv),
+        })
     }
 }
 
@@ -150,36 +248,6 @@ fn piles(board: &Board) -> Vec<Vec<Card>> {
         .collect()
 }
 
-/// Whether a move's own card goes to the foundation: a free-rule move
-/// (`CARD F`, SPEC §9).
-fn sends_itself_up(mv: Move) -> bool {
-    match mv.dest {
-        Dest::Card(_) | Dest::EmptyColumn | Dest::Register => false,
-        Dest::TurnUp | Dest::TurnDown | Dest::Redeal => false,
-        Dest::Foundation => true,
-    }
-}
-
-/// A move as a player says it, with the cards it sends up after it:
-/// `9♠ onto 10♥`, `K♦ to an empty column, then A♦ 2♦ to the foundation`.
-pub fn in_words(mv: Move, up: &[Card]) -> String {
-    let card = Name(mv.card);
-    let mut text = match mv.dest {
-        Dest::Card(onto) => format!("{card} onto {}", Name(onto)),
-        Dest::EmptyColumn => format!("{card} to an empty column"),
-        Dest::Register => format!("{card} to a free cell"),
-        Dest::Foundation => format!("{card} to the foundation"),
-        Dest::TurnUp => format!("{card} turned up to its column's top"),
-        Dest::TurnDown => format!("the top card turned down beneath {card}"),
-        Dest::Redeal => "the columns dealt again".to_string(),
-    };
-    if !up.is_empty() {
-        let names: Vec<String> = up.iter().map(|&c| Name(c).to_string()).collect();
-        text += &format!(", then {} to the foundation", names.join(" "));
-    }
-    text
-}
-
 /// A whole replay at once, as the tests look at it.
 #[cfg(test)]
 #[derive(Debug)]
@@ -187,6 +255,7 @@ pub(super) struct Collected {
     pub start: Vec<Vec<Card>>,
     pub start_up: Vec<Card>,
     pub moves: Vec<Vec<Step>>,
+    pub rewrites: Vec<Vec<Rewrite>>,
     pub words: Vec<String>,
     pub stopped: Option<String>,
 }
@@ -194,12 +263,13 @@ pub(super) struct Collected {
 #[cfg(test)]
 pub(super) fn collect(deal: &Deal, moves: &[Move]) -> Collected {
     let (opening, mut replay) = Replay::new(deal, moves.iter().copied());
-    let (steps, words) = replay.by_ref().map(|s| (s.steps, s.words)).unzip();
+    let shown: Vec<Shown> = replay.by_ref().collect();
     Collected {
         start: opening.start,
         start_up: opening.start_up,
-        moves: steps,
-        words,
+        moves: shown.iter().map(|s| s.steps.clone()).collect(),
+        rewrites: shown.iter().map(|s| s.rewrites.clone()).collect(),
+        words: shown.into_iter().map(|s| s.words).collect(),
         stopped: replay.stopped().map(str::to_string),
     }
 }
@@ -211,19 +281,6 @@ mod tests {
 
     fn mv(card: Card, dest: Dest) -> Move {
         Move { card, dest }
-    }
-
-    #[test]
-    fn moves_read_as_a_player_says_them() {
-        assert_eq!(in_words(mv(33, Dest::Card(38)), &[]), "9♠ onto 10♥");
-        assert_eq!(
-            in_words(mv(51, Dest::EmptyColumn), &[]),
-            "K♦ to an empty column"
-        );
-        assert_eq!(
-            in_words(mv(33, Dest::Register), &[3, 7]),
-            "9♠ to a free cell, then A♦ 2♦ to the foundation"
-        );
     }
 
     /// FreeCell 123: 2♥ to a free cell uncovers A♦, which goes up, and 2♦
