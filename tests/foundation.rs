@@ -292,6 +292,6 @@ fn a_players_save_cannot_be_followed_under_free_rules() {
     ];
     let r = run(args.iter().copied().chain(["--foundation", "free"]));
     assert_eq!(r.code, 3, "{}", r.stdout);
-    assert!(r.stderr.contains("--foundation free"), "{}", r.stderr);
+    assert!(r.stderr.contains("free rules"), "{}", r.stderr);
     assert!(r.stdout.is_empty() && !out.exists());
 }

@@ -161,7 +161,7 @@ mod tests {
         );
         assert_eq!(
             err(b"1 t"),
-            "'t' is not a destination: expected a card number 0 to 51, V, T or F"
+            "'t' is not a destination: expected a card number 0 to 51, V, T, F, U or D"
         );
         assert_eq!(
             err("\u{feff}1 T".as_bytes()),
