@@ -53,7 +53,11 @@ A solution file has one move per line: CARD DEST, where CARD is 0..51
 and DEST is the card it goes onto, V (an empty column) or T (a free cell).
 Cards go to the foundation by themselves and no line says so, unless
 --foundation free: then nothing moves by itself, the deal is not normalized,
-and every foundation move is a line CARD F.";
+and every foundation move is a line CARD F. --rules xpat2 reads such files
+and, as xpat2 allows, a foundation's top card coming back (CARD DEST, as any
+move; not in Midnight Oil), and in Midnight Oil two redeals (a line R) and
+one turn of a column: CARD U (the buried CARD comes up to its column's top)
+or CARD D (the column's top card goes down beneath the buried CARD).";
 
 /// Everything after the options, in the order a newcomer reads it.
 pub(super) fn after_help() -> String {
