@@ -203,6 +203,94 @@ fn both_foundation_rules_give_the_real_game_verdict() {
     );
 }
 
+/// `--rules xpat2` (SPEC §10): one search per deal under xpat2's complete
+/// rules, Midnight Oil's by its own search (redeals and turn); rows and
+/// summary say so, and each solution is `-search --rules xpat2`'s and
+/// replays with `-check --rules xpat2`.
+#[test]
+fn xpat2_rules_survey_and_their_solutions_check() {
+    let dir = TempDir::new("survey-xpat2");
+    let (csv, sols) = (dir.join("xpat2.csv"), dir.join("sols"));
+    let r = survey(&[
+        "mo,fc",
+        "1-3",
+        "--rules",
+        "xpat2",
+        "--out",
+        csv.to_str().unwrap(),
+        "--solutions",
+        sols.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stderr.contains("under the xpat2 rules"), "{r:?}");
+    assert!(
+        r.stdout.starts_with("Rules: xpat2: xpat2's complete rules"),
+        "{r:?}"
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some(format!("{HEADER},foundation,forced,rules").as_str())
+    );
+    let mut deals = std::collections::BTreeSet::new();
+    for line in lines {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(
+            (f.len(), f[2], f[8], f[9], f[10]),
+            (11, "SUCCES", "xpat2", "", "xpat2"),
+            "{line}"
+        );
+        let deal = format!("{}.{}", f[0], f[1]);
+        let written = sols.join(format!("{deal}.xpat2.sol"));
+        let lines = std::fs::read_to_string(&written).unwrap().lines().count();
+        assert_eq!(f[3], lines.to_string(), "{deal}");
+        let check = run([
+            deal.as_str(),
+            "-check",
+            written.to_str().unwrap(),
+            "--rules",
+            "xpat2",
+        ]);
+        assert_eq!(check.verdict(), ("SUCCES", 0), "{deal}: {check:?}");
+        let single = dir.join("single.sol");
+        let s = run([
+            deal.as_str(),
+            "-search",
+            single.to_str().unwrap(),
+            "--rules",
+            "xpat2",
+            "--jobs",
+            "1",
+        ]);
+        assert_eq!(s.last_line(), "SUCCES", "{deal}: {s:?}");
+        assert_eq!(
+            std::fs::read(&single).unwrap(),
+            std::fs::read(&written).unwrap(),
+            "{deal}"
+        );
+        deals.insert(deal);
+    }
+    assert_eq!(deals.len(), 6, "{text}");
+    // Midnight Oil's files use what only xpat2's rules allow: a redeal, a
+    // turn or a card back (else the test would not tell the rules apart).
+    let uses_xpat2 = (1..=3).any(|seed| {
+        let file = sols.join(format!("MidnightOil.{seed}.xpat2.sol"));
+        std::fs::read_to_string(file)
+            .unwrap()
+            .lines()
+            .any(|l| l == "R" || l.ends_with(" U") || l.ends_with(" D"))
+    });
+    assert!(uses_xpat2, "no Midnight Oil solution redeals or turns");
+    let summary = survey(&["--summary", csv.to_str().unwrap()]);
+    assert_eq!(summary.code, 0, "{summary:?}");
+    assert!(summary.stdout.starts_with("Rules: xpat2: "), "{summary:?}");
+    assert!(
+        summary.stdout.contains("| MidnightOil | 3 | 3 | 0 | 0 |"),
+        "{summary:?}"
+    );
+}
+
 /// SIGINT to a running survey: it stops cleanly (whole rows, exit 130, a
 /// resume command); the command it prints finishes the list, each deal
 /// once, with the verdicts of a run never interrupted.
@@ -522,6 +610,33 @@ fn a_survey_file_holds_one_rule_set() {
             );
         }
     }
+    // xpat2's rules (`--rules`) are one more rule set, kept apart alike.
+    let xpat2 = dir.join("xpat2.csv").to_str().unwrap().to_string();
+    let r = survey(&["mo", "1-3", "--rules", "xpat2", "--out", &xpat2]);
+    assert_eq!(r.code, 0, "{r:?}");
+    for (path, rules, args) in [
+        (&xpat2, "xpat2", ["--foundation", "free"]),
+        (&xpat2, "xpat2", ["--rules", "forced"]),
+        (&free, "free", ["--rules", "xpat2"]),
+        (&forced, "forced", ["--rules", "xpat2"]),
+    ] {
+        let before = std::fs::read(path).unwrap();
+        let r = survey(&["mo", "1-4", args[0], args[1], "--out", path, "--resume"]);
+        assert_eq!(r.code, 3, "{r:?}");
+        let other = args[1];
+        assert!(
+            r.stderr
+                .contains(&format!("rules '{rules}', this survey's of '{other}'")),
+            "{r:?}"
+        );
+        assert_eq!(std::fs::read(path).unwrap(), before, "{rules} resumed");
+    }
+    let r = survey(&["--summary", &xpat2, &free]);
+    assert_eq!(r.code, 3, "{r:?}");
+    assert!(r.stderr.contains("(rules 'xpat2')"), "{r:?}");
+    let r = survey(&["mo", "1-4", "--rules", "xpat2", "--out", &xpat2, "--resume"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stderr.contains("3 already done"), "{r:?}");
     // Files of one rule set merge, and resume under it.
     let r = survey(&["--summary", &free, &free]);
     assert_eq!(r.code, 0, "{r:?}");
@@ -593,7 +708,7 @@ fn bad_arguments_and_files_exit_3() {
                 "--foundation",
                 "both",
             ],
-            "resume it with the same --foundation",
+            "resume it with the same --rules or --foundation",
         ),
     ];
     for (args, says) in cases {

@@ -8,6 +8,7 @@ use std::time::Duration;
 use clap::Parser;
 
 use crate::cli::{MAX_JOBS, TIMEOUT_EXPECTED, timeout_seconds};
+use crate::foundation::Foundation;
 use crate::search::{Length, MAX_STATES};
 use crate::solution::quote;
 
@@ -35,12 +36,19 @@ DIR (.xpat-solver-*.tmp, over a minute old).
 (the course's rules, fast) and again with free ones (the player's choice,
 as in xpat2) when it was not won: the row's verdict is then the real
 game's, and three more columns say which rule it holds under
-(foundation), the forced verdict (forced) and the survey's rules (rules). Seahaven and Midnight Oil build in suit:
-there free and forced are the same game, searched once. --timeout holds
-for each search. Free solutions are written as DIR/Game.SEED.free.sol
-(check them with --foundation free). A file holds one rule set, in its
-rules column (forced: the 8 columns): --resume and --summary refuse
-files of other rules.
+(foundation), the forced verdict (forced) and the survey's rules
+(rules). Seahaven and Midnight Oil build in suit: there free and forced
+are the same game, searched once. --timeout holds for each search. Free
+solutions are written as DIR/Game.SEED.free.sol (check them with
+--foundation free).
+
+--rules xpat2 searches under xpat2's complete rules (as -search --rules
+xpat2: cards back from the foundation, Midnight Oil's two redeals and
+one turn); --rules forced and free are --foundation's. Solutions are
+written as DIR/Game.SEED.xpat2.sol (check them with --rules xpat2).
+
+A file holds one rule set, in its rules column (forced: the 8 columns):
+--resume and --summary refuse files of other rules.
 
 --jobs takes 1 to 1024 workers (as -search), --timeout a positive number
 of seconds below 2^64.
@@ -50,6 +58,7 @@ Examples:
   xpat-solver survey all --random 10000 --rng-seed 7 --out sample.csv
   xpat-solver survey fc 1-1000000 --shard 3/8 --out fc.3.csv
   xpat-solver survey fc,bd 1-100000 --foundation both --out real.csv
+  xpat-solver survey mo 1-10000 --rules xpat2 --out mo-xpat2.csv
   xpat-solver survey --summary fc.*.csv
 
 Exit: 0 every deal decided, 1 some undecided (ECHEC), 3 bad arguments or
@@ -118,8 +127,14 @@ struct Cli {
 
     /// Foundation moves forced (the course's rules), free (the player's
     /// choice), or both (forced, then free for the deals not won)
-    #[arg(long, value_name = "RULE", default_value = "forced", value_parser = Under::parse)]
-    foundation: Under,
+    /// [default: forced]
+    #[arg(long, value_name = "RULE", value_parser = Under::from_foundation)]
+    foundation: Option<Under>,
+
+    /// The rule set: forced, free (as --foundation) or xpat2 (xpat2's
+    /// complete rules, as -search --rules xpat2)
+    #[arg(long, value_name = "RULES", value_parser = Under::from_rules, conflicts_with = "foundation")]
+    rules: Option<Under>,
 
     /// Take only the deals whose position in the list is K modulo N
     #[arg(long, value_name = "K/N")]
@@ -130,9 +145,9 @@ struct Cli {
     summary: Option<Vec<PathBuf>>,
 }
 
-/// The rules a survey searches under: the `--foundation` word, which is
-/// also what its file records (the `rules` column) and is compared by, so
-/// that a new rule set is one more variant and its name.
+/// The rules a survey searches under: the `--foundation` or `--rules`
+/// word, which is also what its file records (the `rules` column) and is
+/// compared by, so that a new rule set is one more variant and its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Under {
     /// The course's rules: cards go up by themselves.
@@ -143,26 +158,75 @@ pub enum Under {
     /// did not win where that is another game (FreeCell, Baker's Dozen):
     /// the real game's verdict, and the forced one beside it.
     Both,
+    /// xpat2's complete rules (SPEC §10): free foundation moves, cards
+    /// back from the foundation, Midnight Oil's redeals and turn.
+    Xpat2,
 }
 
 impl Under {
-    pub const ALL: [Under; 3] = [Under::Forced, Under::Free, Under::Both];
+    pub const ALL: [Under; 4] = [Under::Forced, Under::Free, Under::Both, Under::Xpat2];
 
-    /// The word of `--foundation` and of the `rules` column.
+    /// The word of `--foundation` or `--rules`, and of the `rules` column.
     pub fn name(self) -> &'static str {
         match self {
             Under::Forced => "forced",
             Under::Free => "free",
             Under::Both => "both",
+            Under::Xpat2 => "xpat2",
         }
     }
 
-    /// Reads a name of [`Under::name`], exactly.
+    /// What the rules are, for the summary's first line.
+    pub fn description(self) -> &'static str {
+        match self {
+            Under::Forced => "forced foundation moves (the course's rules)",
+            Under::Free => "free foundation moves (the player's choice)",
+            Under::Both => "forced foundation moves, then free ones for the deals they did not win",
+            Under::Xpat2 => {
+                "xpat2's complete rules (free foundation moves, cards back from the foundation, Midnight Oil's redeals and turn)"
+            }
+        }
+    }
+
+    /// The rule each of the survey's searches is under, in their order:
+    /// also the solutions' names it writes.
+    pub fn searches(self) -> &'static [Foundation] {
+        match self {
+            Under::Forced => &[Foundation::Forced],
+            Under::Free => &[Foundation::Free],
+            Under::Both => &[Foundation::Forced, Foundation::Free],
+            Under::Xpat2 => &[Foundation::Xpat2],
+        }
+    }
+
+    /// Reads any name of [`Under::name`], exactly (a file's `rules`).
     pub fn parse(word: &str) -> Result<Under, String> {
         Under::ALL
             .into_iter()
             .find(|u| u.name() == word)
-            .ok_or_else(|| "expected forced, free or both".into())
+            .ok_or_else(|| "expected forced, free, both or xpat2".into())
+    }
+
+    /// `--foundation`: forced, free or both.
+    pub fn from_foundation(word: &str) -> Result<Under, String> {
+        match Under::parse(word) {
+            Ok(Under::Xpat2) => {
+                Err("expected forced, free or both (xpat2's rules: --rules xpat2)".into())
+            }
+            Ok(under) => Ok(under),
+            Err(_) => Err("expected forced, free or both".into()),
+        }
+    }
+
+    /// `--rules`: forced, free or xpat2, as `-search --rules`.
+    pub fn from_rules(word: &str) -> Result<Under, String> {
+        match Under::parse(word) {
+            Ok(Under::Both) => {
+                Err("expected forced, free or xpat2 (both: --foundation both)".into())
+            }
+            Ok(under) => Ok(under),
+            Err(_) => Err("expected forced, free or xpat2".into()),
+        }
     }
 }
 
@@ -286,6 +350,13 @@ fn check(cli: Cli, words: Vec<String>) -> Result<Command, String> {
             quote(cli.timeout.as_bytes())
         ));
     };
+    let under = cli.rules.or(cli.foundation).unwrap_or(Under::Forced);
+    // As `-search`: A*'s lower bound counts on no card coming back.
+    if cli.optimal && under == Under::Xpat2 {
+        return Err(
+            "--optimal cannot be used with --rules xpat2: its lower bound on the moves left counts on cards never coming back from the foundation".into(),
+        );
+    }
     if let Some(n) = cli.max_states.filter(|&n| n == 0 || n > MAX_STATES) {
         return Err(format!(
             "--max-states {n}: expected a number from 1 to {MAX_STATES}"
@@ -300,7 +371,7 @@ fn check(cli: Cli, words: Vec<String>) -> Result<Command, String> {
         out: cli.out,
         resume: cli.resume,
         solutions: cli.solutions,
-        under: cli.foundation,
+        under,
         words,
     }))
 }
@@ -372,10 +443,57 @@ mod tests {
             ("fc 1-5 --rng-seed 3", "--random"),
             ("fc 1-5 --summary a.csv", "cannot be used"),
             ("fc 1-5 --foundation libre", "forced, free or both"),
+            ("fc 1-5 --foundation xpat2", "--rules xpat2"),
+            ("fc 1-5 --rules both", "--foundation both"),
+            ("fc 1-5 --rules libre", "forced, free or xpat2"),
+            ("fc 1-5 --rules xpat2 --foundation free", "cannot be used"),
+            (
+                "fc 1-5 --foundation forced --rules forced",
+                "cannot be used",
+            ),
+            ("mo 1-5 --rules xpat2 --optimal", "--optimal"),
         ];
         for (line, says) in cases {
             let err = plan(line).unwrap_err();
             assert!(err.contains(says), "{line}: {err}");
+        }
+    }
+
+    /// `--rules` names xpat2's complete rules, and forced or free as
+    /// `--foundation` does; `--foundation both` is a survey's own.
+    #[test]
+    fn rules_and_foundation_name_the_rule_set() {
+        let under = |line: &str| plan(line).unwrap().under;
+        assert_eq!(under("mo 1-3 --rules xpat2"), Under::Xpat2);
+        assert_eq!(under("fc 1-3 --rules free"), Under::Free);
+        assert_eq!(under("fc 1-3 --rules forced"), Under::Forced);
+        assert_eq!(under("fc 1-3 --foundation free"), Under::Free);
+        assert_eq!(under("fc 1-3"), Under::Forced);
+        assert_eq!(under("fc 1-3 --rules xpat2 --fast"), Under::Xpat2);
+        for u in Under::ALL {
+            assert_eq!(Under::parse(u.name()), Ok(u));
+            // Each name is taken by one option at least, both by the two
+            // where they mean the same.
+            let by_foundation = Under::from_foundation(u.name()).is_ok();
+            let by_rules = Under::from_rules(u.name()).is_ok();
+            assert_eq!(
+                (by_foundation, by_rules),
+                match u {
+                    Under::Forced | Under::Free => (true, true),
+                    Under::Both => (true, false),
+                    Under::Xpat2 => (false, true),
+                },
+                "{}",
+                u.name()
+            );
+        }
+        assert_eq!(Under::Xpat2.searches(), &[Foundation::Xpat2]);
+        assert_eq!(
+            Under::Both.searches(),
+            &[Foundation::Forced, Foundation::Free]
+        );
+        for bad in ["", "Xpat2", "xpat2 ", "complete"] {
+            assert!(Under::parse(bad).is_err(), "{bad:?}");
         }
     }
 

@@ -24,7 +24,7 @@ use crate::foundation::Foundation;
 use crate::output::directory_of;
 use crate::rules::GameId;
 
-use super::args::{Plan, Under};
+use super::args::Plan;
 use super::say::shown;
 
 /// The prefix and suffix of every temporary file `crate::output` makes
@@ -42,25 +42,26 @@ const MAX_LINKS: usize = 40;
 
 /// The file a solution of `id` under `foundation` is written to, in DIR.
 pub fn solution_name(id: GameId, foundation: Foundation) -> String {
+    format!("{id}{}", solution_suffix(foundation))
+}
+
+/// What follows the deal in [`solution_name`].
+fn solution_suffix(foundation: Foundation) -> &'static str {
     match foundation {
-        Foundation::Forced => format!("{id}.sol"),
-        Foundation::Free => format!("{id}.free.sol"),
-        Foundation::Xpat2 => format!("{id}.xpat2.sol"),
+        Foundation::Forced => ".sol",
+        Foundation::Free => ".free.sol",
+        Foundation::Xpat2 => ".xpat2.sol",
     }
 }
 
 /// The deal whose solution this survey writes as `name`, if any.
 fn written_as(name: &str, plan: &Plan) -> Option<GameId> {
-    let forced = plan.under != Under::Free;
-    let free = plan.under != Under::Forced;
-    let stem = match name.strip_suffix(".free.sol") {
-        Some(stem) if free => stem,
-        Some(_) => return None,
-        None => name.strip_suffix(".sol").filter(|_| forced)?,
-    };
-    let id: GameId = stem.parse().ok()?;
-    // Only the spelling the survey writes (`FreeCell.7`, not `fc.007`).
-    (id.to_string() == stem && plan.deals.contains(id)).then_some(id)
+    plan.under.searches().iter().find_map(|&foundation| {
+        let stem = name.strip_suffix(solution_suffix(foundation))?;
+        let id: GameId = stem.parse().ok()?;
+        // Only the spelling the survey writes (`FreeCell.7`, not `fc.007`).
+        (id.to_string() == stem && plan.deals.contains(id)).then_some(id)
+    })
 }
 
 /// Whether `name` is one of our temporary files' (`crate::output`'s
@@ -252,5 +253,16 @@ mod tests {
         let free = plan("bd 3 --foundation free");
         assert!(written_as("BakersDozen.3.sol", &free).is_none());
         assert!(written_as("BakersDozen.3.free.sol", &free).is_some());
+        let xpat2 = plan("mo,fc 3 --rules xpat2");
+        assert!(written_as("MidnightOil.3.xpat2.sol", &xpat2).is_some());
+        assert!(written_as("FreeCell.3.xpat2.sol", &xpat2).is_some());
+        for name in [
+            "MidnightOil.3.sol",
+            "MidnightOil.3.free.sol",
+            "MidnightOil.4.xpat2.sol",
+        ] {
+            assert_eq!(written_as(name, &xpat2), None, "{name}");
+        }
+        assert!(written_as("MidnightOil.3.xpat2.sol", &both).is_none());
     }
 }

@@ -68,7 +68,10 @@ fn summarize(files: &[PathBuf]) -> u8 {
                 ));
                 return EXIT_USAGE;
             }
-            (None, Some(these)) => rules = Some((these, file)),
+            (None, Some(these)) => {
+                rules = Some((these, file));
+                results.rules = Some(these);
+            }
             _ => {}
         }
         if let Some(torn) = read.torn {

@@ -7,11 +7,12 @@
 //! that a reader can tell the deals worth a longer run from those worth
 //! more memory. Nothing in a field needs quoting.
 //!
-//! A survey with `--foundation free` or `both` writes [`WIDE_HEADER`]'s
-//! three more columns: `foundation`, the rule the verdict and `moves` hold
-//! under (`free` counts every foundation move), `forced`, the verdict with
-//! forced foundation moves when it was searched (`both`), and `rules`, the
-//! rule set the survey ran under (the `--foundation` word), which every
+//! A survey with `--foundation free` or `both`, or `--rules xpat2`,
+//! writes [`WIDE_HEADER`]'s three more columns: `foundation`, the rule the
+//! verdict and `moves` hold under (`free` and `xpat2` count every
+//! foundation move), `forced`, the verdict with forced foundation moves
+//! when it was searched (`both`), and `rules`, the rule set the survey ran
+//! under (the `--foundation` or `--rules` word), which every
 //! row of a file shares: a file answers one question, so it is resumed and
 //! summarized only with others of its rules. The course's rules keep the
 //! eight columns (their rules are `forced`), so files of either kind stay
@@ -85,7 +86,12 @@ impl Layout {
 
     /// Whether rows under `rules` can be written in this layout.
     pub fn holds(self, rules: Under) -> bool {
-        (self == Layout::Forced) == (rules == Under::Forced)
+        match self {
+            Layout::Forced => rules == Under::Forced,
+            // Its rows tell their rules by the forced column alone.
+            Layout::Legacy => matches!(rules, Under::Free | Under::Both),
+            Layout::Ruled => rules != Under::Forced,
+        }
     }
 }
 
@@ -232,8 +238,8 @@ impl Row {
         };
         let field = |text: &str| quote(text.as_bytes());
         let foundation = |word: &str| {
-            word.parse::<Foundation>()
-                .map_err(|_| format!("foundation '{}' is not forced or free", field(word)))
+            Foundation::from_rules_name(word)
+                .map_err(|_| format!("foundation '{}' is not forced, free or xpat2", field(word)))
         };
         let forced = |word: &str| match word {
             "" => Ok(None),
@@ -255,6 +261,16 @@ impl Row {
             Some(_) => Under::Both,
             None => Under::Free,
         });
+        // xpat2's rules are searched once, under themselves alone.
+        if (foundation == Foundation::Xpat2) != (rules == Under::Xpat2)
+            || (rules == Under::Xpat2 && forced.is_some())
+        {
+            return Err(format!(
+                "foundation '{foundation}' and forced '{}' under rules '{}': xpat2's rules hold in all three columns or in none",
+                forced.map_or("", Verdict::word),
+                rules.name()
+            ));
+        }
         let id: GameId = format!("{game}.{seed}")
             .parse()
             .map_err(|e: String| super::say::one_line(&e).into_owned())?;
@@ -343,7 +359,8 @@ mod tests {
             Outcome::GaveUp(Limit::Memory),
         ] {
             for rules in Under::ALL {
-                let mut row = Row::new(id, Foundation::Forced, rules, &report(outcome.clone()));
+                let first = rules.searches()[0];
+                let mut row = Row::new(id, first, rules, &report(outcome.clone()));
                 // `both` searches forced first: its rows hold that verdict.
                 row.forced = (rules == Under::Both).then_some(row.verdict);
                 for layout in Layout::ALL.into_iter().filter(|l| l.holds(rules)) {
@@ -387,6 +404,10 @@ mod tests {
         assert_eq!(
             rules("FreeCell,7,SUCCES,50,10,20,0.001,,free,,free"),
             Ok("free")
+        );
+        assert_eq!(
+            rules("MidnightOil,7,SUCCES,90,10,20,0.001,,xpat2,,xpat2"),
+            Ok("xpat2")
         );
         let err = Row::parse("FreeCell,7,SUCCES,50,10,20,0.001,,free,,\u{1b}[2J").unwrap_err();
         assert!(err.contains("rules '\\u{1b}[2J'"), "{err}");
@@ -465,6 +486,13 @@ mod tests {
             ("FreeCell,7,SUCCES,5,1,20,0.1,,free,WON", "forced 'WON'"),
             ("FreeCell,7,SUCCES,5,1,20,0.1,,free,,libre", "rules 'libre'"),
             ("FreeCell,7,SUCCES,5,1,20,0.1,,free,,free,x", "12 fields"),
+            ("FreeCell,7,SUCCES,5,1,20,0.1,,xpat2,,free", "in all three"),
+            ("FreeCell,7,SUCCES,5,1,20,0.1,,free,,xpat2", "in all three"),
+            (
+                "FreeCell,7,SUCCES,5,1,20,0.1,,xpat2,SUCCES,xpat2",
+                "in all three",
+            ),
+            ("FreeCell,7,SUCCES,5,1,20,0.1,,xpat2,", "in all three"),
             ("FreeCell,7,\u{1b}[2J,5,1,20,0.1,", "verdict '\\u{1b}[2J'"),
             (
                 "FreeCell\n,7,SUCCES,5,1,20,0.1,",

@@ -24,7 +24,7 @@ use crate::deal::Deal;
 use crate::foundation::Foundation;
 use crate::rules::GameId;
 use crate::search::{self, BYTES_PER_POSITION, Limit, Limits, MAX_STATES, Outcome};
-use crate::{memory, solution};
+use crate::{memory, midnight, solution};
 
 use super::args::{EXIT_USAGE, Plan, Under};
 use super::deals::{Deals, deal_key};
@@ -83,7 +83,7 @@ fn survey(plan: &Plan) -> Result<u8, String> {
         // when they go later (`Stop::ReaderGone`), the survey stops.
         return Ok(signals::EXIT_INTERRUPTED);
     };
-    let mut results = Results::default();
+    let mut results = Results::under(plan.under);
     let mut skip = FxHashSet::default();
     let mut already = 0;
     for row in &resumed.rows {
@@ -159,8 +159,9 @@ fn survey(plan: &Plan) -> Result<u8, String> {
 fn announce(plan: &Plan, todo: u64, already: u64, jobs: usize, max_states: u64, why: &str) {
     let names: Vec<&str> = plan.deals.games().iter().map(|r| r.name).collect();
     say::note(&format!(
-        "survey: {todo} deals of {} on {}, each at most {} s and {max_states} positions ({why}){}",
+        "survey: {todo} deals of {} under the {} rules on {}, each at most {} s and {max_states} positions ({why}){}",
         names.join(", "),
+        plan.under.name(),
         workers(jobs),
         plan.timeout.as_secs_f64(),
         match already {
@@ -332,10 +333,7 @@ impl Work<'_> {
     /// One deal under the survey's foundation rule. `None` when a search
     /// was interrupted: that deal has no verdict to record.
     fn survey(&self, id: GameId) -> Result<Option<Row>, String> {
-        let first = match self.under {
-            Under::Free => Foundation::Free,
-            Under::Forced | Under::Both => Foundation::Forced,
-        };
+        let first = self.under.searches()[0];
         let Some(row) = self.search(id, first, false)? else {
             return Ok(None);
         };
@@ -376,12 +374,23 @@ impl Work<'_> {
             prover_alone,
             ..self.limits.clone()
         };
-        let report = search::search(&deal, &limits, None);
+        // Midnight Oil's redeals and turn need positions that keep the
+        // columns' order: its own search, and its own replay.
+        let report = if midnight::plays(&deal) {
+            midnight::search::search(&deal, &limits, None)
+        } else {
+            search::search(&deal, &limits, None)
+        };
         if report.outcome == Outcome::GaveUp(Limit::Cancelled) || self.limits.cancelled() {
             return Ok(None);
         }
         if let Outcome::Solved(moves) = &report.outcome {
-            if let Replay::Failed { why, .. } = check::replay_moves(&deal, moves) {
+            let replayed = if midnight::plays(&deal) {
+                check::replay_moves_from(midnight::Table::for_replay(&deal), moves)
+            } else {
+                check::replay_moves(&deal, moves)
+            };
+            if let Replay::Failed { why, .. } = replayed {
                 return Err(format!(
                     "internal error: the {foundation} solution found for {id} does not replay ({why})"
                 ));

@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap;
 
 use crate::rules::GAMES;
 
+use super::args::Under;
 use super::deals::deal_key;
 use super::row::{Row, Verdict};
 
@@ -34,12 +35,24 @@ pub struct Results {
     /// Rows for a deal already seen (shards that overlap, or a file given
     /// twice): counted once.
     pub repeated: u64,
+    /// The rules every row holds under (a survey's, or its files'; the
+    /// callers refuse mixing), said above the table.
+    pub rules: Option<Under>,
 }
 
 impl Results {
+    /// The results of a survey under `rules`, before any row.
+    pub fn under(rules: Under) -> Results {
+        Results {
+            rules: Some(rules),
+            ..Results::default()
+        }
+    }
+
     /// Adds a row. A deal seen twice counts once: a verdict wins over an
     /// ECHEC (a later run with higher limits decided it), else the first.
     pub fn add(&mut self, row: &Row) {
+        self.rules.get_or_insert(row.rules);
         let key = deal_key(row.id);
         let entry = Entry {
             verdict: row.verdict,
@@ -76,7 +89,10 @@ impl Results {
     /// The summary: a Markdown table, one line per game, then the seeds
     /// proven lost and those undecided.
     pub fn render(&self) -> String {
-        let mut out = String::from(
+        let mut out = self.rules.map_or(String::new(), |r| {
+            format!("Rules: {}: {}\n\n", r.name(), r.description())
+        });
+        out.push_str(
             "| game | deals | SUCCES | INSOLUBLE | undecided | solvable | 95% interval | median s | p90 s | max s | median moves |\n\
              |---|---|---|---|---|---|---|---|---|---|---|\n",
         );
@@ -331,7 +347,32 @@ mod tests {
         );
         assert!(text.contains("Seahaven INSOLUBLE (1): 1\n"), "{text}");
         assert!(!text.contains("Midnight"), "{text}");
-        assert!(!text.contains("forced"), "{text}");
+        // Rows of the course's rules: said once, above the table, and no
+        // forced verdicts below it.
+        let (rules, table) = text.split_once("\n\n").unwrap();
+        assert_eq!(
+            rules,
+            "Rules: forced: forced foundation moves (the course's rules)"
+        );
+        assert!(!table.contains("forced"), "{text}");
+    }
+
+    /// The rules the rows hold under head the summary: a survey's before
+    /// any row, or its files'.
+    #[test]
+    fn the_summary_says_its_rules() {
+        let mut r = Results::default();
+        assert!(r.render().starts_with("| game |"));
+        r.add(&row("MidnightOil,1,SUCCES,90,5,5,1.0,,xpat2,,xpat2"));
+        assert!(
+            r.render()
+                .starts_with("Rules: xpat2: xpat2's complete rules (free foundation moves, cards back from the foundation, Midnight Oil's redeals and turn)\n\n| game |"),
+            "{}",
+            r.render()
+        );
+        assert!(r.render().contains("| MidnightOil | 1 | 1 | 0 | 0 |"));
+        let empty = Results::under(Under::Free).render();
+        assert!(empty.starts_with("Rules: free: "), "{empty}");
     }
 
     /// `--foundation both`: the real game's verdicts in the table, the

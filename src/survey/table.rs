@@ -116,7 +116,7 @@ impl Table {
         };
         if let Some(theirs) = theirs {
             return Err(format!(
-                "cannot resume {}: {theirs}, this survey's of '{}' (one rule set per file): resume it with the same --foundation, or choose another --out",
+                "cannot resume {}: {theirs}, this survey's of '{}' (one rule set per file): resume it with the same --rules or --foundation, or choose another --out",
                 shown(path),
                 rules.name()
             ));
@@ -422,6 +422,43 @@ mod tests {
             err.starts_with("line 3: a row of rules 'free' after rows of 'both'"),
             "{err}"
         );
+        assert_eq!(rules(&format!("{WIDE_HEADER}\n{XPAT2}")), Ok(Some("xpat2")));
+        let err = read(&format!("{WIDE_HEADER}\n{XPAT2}{FREE}")).unwrap_err();
+        assert!(
+            err.starts_with("line 3: a row of rules 'free' after rows of 'xpat2'"),
+            "{err}"
+        );
+    }
+
+    const XPAT2: &str = "MidnightOil,7,SUCCES,91,10,20,0.001000,,xpat2,,xpat2\n";
+
+    /// A file of xpat2's rules is resumed under them alone, and a file
+    /// of other rules, even without a row yet, never under them.
+    #[test]
+    fn xpat2_files_are_resumed_under_xpat2_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("xpat2.csv");
+        let text = format!("{WIDE_HEADER}\n{XPAT2}");
+        std::fs::write(&path, &text).unwrap();
+        for other in [Under::Forced, Under::Free, Under::Both] {
+            let Err(err) = Table::resume(&path, other) else {
+                panic!("resumed under {}", other.name())
+            };
+            assert!(err.contains("its rows are of rules 'xpat2'"), "{err}");
+        }
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        let (_, resumed) = Table::resume(&path, Under::Xpat2).unwrap();
+        assert_eq!(resumed.rows.len(), 1);
+        for (header, says) in [
+            (HEADER, "its rows are of rules 'forced'"),
+            (LEGACY_WIDE_HEADER, "the columns of other rules"),
+        ] {
+            std::fs::write(&path, format!("{header}\n")).unwrap();
+            let Err(err) = Table::resume(&path, Under::Xpat2) else {
+                panic!("{header} resumed under xpat2")
+            };
+            assert!(err.contains(says), "{err}");
+        }
     }
 
     /// A file begun before the rules column is resumed in its own columns

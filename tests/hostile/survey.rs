@@ -87,6 +87,19 @@ fn rows_that_are_a_solution_file_are_refused_before_anything_is_written() {
         "sd/BakersDozen.3118.free.sol",
     ];
     assert_refused(&run_in(dir.path(), args), &args, "BakersDozen.3118");
+    // And so are xpat2's (`--rules xpat2`).
+    let args = [
+        "survey",
+        "mo",
+        "1",
+        "--rules",
+        "xpat2",
+        "--solutions",
+        "sd",
+        "--out",
+        "sd/MidnightOil.1.xpat2.sol",
+    ];
+    assert_refused(&run_in(dir.path(), args), &args, "MidnightOil.1");
     // A CSV in the directory under another name is no solution's.
     let args = [
         "survey",
@@ -404,6 +417,15 @@ fn messages_about_survey_files_are_one_line() {
     assert_refused(&survey(&args), &args, "verdict '\\u{1b}[2J'");
     let args = ["fc", "1", "--out", arg(&bad), "--resume"];
     assert_refused(&survey(&args), &args, "line 2");
+    // A rules word that is none: said on one line, its escape quoted.
+    for option in ["--rules", "--foundation"] {
+        let args = ["fc", "1", option, "x\u{1b}[2J\ny"];
+        let r = survey(&args);
+        assert_refused(&r, &args, option);
+        assert!(!r.stderr.contains('\u{1b}'), "{r:?}");
+    }
+    let args = ["fc", "1", "--rules", "xpat2", "--foundation", "both"];
+    assert_refused(&survey(&args), &args, "cannot be used with");
     let torn = dir.join("torn.csv");
     fs::write(&torn, format!("{header}\nFreeCell,1,\u{1b}[2J")).unwrap();
     let r = survey(&["--summary", arg(&torn)]);
