@@ -276,22 +276,3 @@ fn a_foundation_rule_other_than_forced_or_free_is_a_usage_error() {
         assert!(r.stdout.is_empty());
     }
 }
-
-/// A player's xpat2 save is followed under forced rules: asking for free
-/// ones with it is a usage error, said before the save is even read.
-#[test]
-fn a_players_save_cannot_be_followed_under_free_rules() {
-    let dir = TempDir::new("from-xpat2-free");
-    let save = dir.join("FreeCell.000000123");
-    let out = dir.join("out.sol");
-    let args = [
-        "--from-xpat2",
-        save.to_str().unwrap(),
-        "-search",
-        out.to_str().unwrap(),
-    ];
-    let r = run(args.iter().copied().chain(["--foundation", "free"]));
-    assert_eq!(r.code, 3, "{}", r.stdout);
-    assert!(r.stderr.contains("free rules"), "{}", r.stderr);
-    assert!(r.stdout.is_empty() && !out.exists());
-}

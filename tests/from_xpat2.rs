@@ -211,3 +211,166 @@ fn the_players_own_save_is_not_replaced() {
     assert_refused(&r, "the file being read");
     assert_eq!(std::fs::read(&save).unwrap(), bytes);
 }
+
+/// Whether a move word is a turn of a column (`ROTATE_UP` or
+/// `ROTATE_DOWN`, docs/xpat2-complete-rules.md).
+fn is_turn(word: u32) -> bool {
+    matches!(word & !0x7fff, 0xfff3_8000 | 0xfff4_8000)
+}
+
+/// The real saves holding xpat2's complete rules' moves (issue 26): the
+/// moves made, as the doc of the fixtures reads them.
+const COMPLETE: [(&str, &str, usize); 7] = [
+    ("mo1-redeal.xpat2", "MidnightOil.1", 37),
+    ("mo1-two-redeals.xpat2", "MidnightOil.1", 74),
+    ("mo1-up-redeals.xpat2", "MidnightOil.1", 73),
+    ("mo1-turn-up.xpat2", "MidnightOil.1", 1),
+    ("mo2-turn-down.xpat2", "MidnightOil.2", 1),
+    ("mo1-turn-up-redeal.xpat2", "MidnightOil.1", 38),
+    ("fc123-foundation-back.xpat2", "FreeCell.123", 5),
+];
+
+/// Each save with redeals, turns or cards back from the foundation,
+/// under `--rules xpat2`: won from the player's position, the moves
+/// written replay from there; the continued save keeps the player's
+/// words, writes header integer 13 as 0 (or xpat2 would abort on it) and
+/// the turns its replayed words make in integer 16, and, read back, is
+/// the won game.
+#[test]
+fn saves_with_redeals_turns_and_returns_are_continued_under_complete_rules() {
+    for (name, game, words) in COMPLETE {
+        let dir = TempDir::new("from-xpat2-complete");
+        let (sol, save) = (dir.join("rest.sol"), dir.join("won.save"));
+        let theirs = header(&std::fs::read(fixture(name)).unwrap());
+        assert_eq!(theirs.words.len(), words, "{name}");
+        let more = [
+            "--rules",
+            "xpat2",
+            "--xpat2",
+            arg(&save),
+            "--xpat2-at",
+            "end",
+        ];
+        let r = from_save(&fixture(name), "-search", &sol, &more);
+        assert_eq!(r.verdict(), ("SUCCES", 0), "{name}: {r:?}");
+        let intro = format!("{game}: the player's position in");
+        assert!(r.stdout.starts_with(&intro), "{name}: {}", r.stdout);
+        assert!(r.stdout.contains(&format!("after their {words} moves")) || words == 1);
+
+        let r = from_save(&fixture(name), "-check", &sol, &["--rules", "xpat2"]);
+        assert_eq!(r.verdict(), ("SUCCES", 0), "{name}: {r:?}");
+        assert!(r.stdout.contains("from the player's position"), "{r:?}");
+
+        let ours = header(&std::fs::read(&save).unwrap());
+        assert_eq!(ours.words[..words], theirs.words[..], "{name}");
+        assert_eq!(ours.ints[13], 0, "{name}: redeals written 0");
+        let turns = ours.words.iter().filter(|&&w| is_turn(w)).count();
+        assert_eq!(ours.ints[16] as usize, turns, "{name}");
+        assert_eq!((ours.ints[10], ours.ints[12]), (ours.ints[9], 1), "{name}");
+        let empty = dir.join("empty.sol");
+        std::fs::write(&empty, "").unwrap();
+        let r = from_save(&save, "-check", &empty, &["--rules", "xpat2"]);
+        assert_eq!(r.verdict(), ("SUCCES", 0), "{name}: {r:?}");
+        assert!(r.stdout.contains("won in 0 moves"), "{name}: {r:?}");
+    }
+}
+
+/// Under forced rules (and free ones) such a save stops at its first
+/// redeal, turn or card back, in one line that names the move and says
+/// which option follows it.
+#[test]
+fn saves_with_complete_rules_moves_are_refused_under_other_rules() {
+    let dir = TempDir::new("from-xpat2-refused");
+    let sol = dir.join("r.sol");
+    let cases = [
+        ("mo1-redeal.xpat2", "move 1 of the save (a redeal)"),
+        ("mo1-up-redeals.xpat2", "move 2 of the save (a redeal)"),
+        (
+            "mo2-turn-down.xpat2",
+            "move 1 of the save (a turn of a column)",
+        ),
+        (
+            "fc123-foundation-back.xpat2",
+            "move 3 of the save (A♦ from the ♦ foundation to free cell 2)",
+        ),
+    ];
+    for (name, says) in cases {
+        for rules in [&[][..], &["--foundation", "free"][..]] {
+            let r = from_save(&fixture(name), "-search", &sol, rules);
+            assert_refused(&r, says);
+            assert!(r.stderr.contains("--rules xpat2"), "{name}: {}", r.stderr);
+        }
+    }
+    // The page cannot show these moves yet: refused before anything runs.
+    let page = dir.join("p.html");
+    let more = ["--rules", "xpat2", "--html", arg(&page)];
+    let r = from_save(&fixture("mo1-redeal.xpat2"), "-search", &sol, &more);
+    assert_refused(
+        &r,
+        "'--html' cannot yet show a player's game under '--rules xpat2'",
+    );
+    assert!(!sol.exists() && !page.exists());
+}
+
+/// Under free rules a player's save without such moves is followed
+/// exactly: every foundation move of the solution is written, and it
+/// replays from the player's position under the same rules.
+#[test]
+fn a_players_save_is_followed_under_free_rules() {
+    let dir = TempDir::new("from-xpat2-free-rules");
+    let sol = dir.join("rest.sol");
+    let save = fixture("fc123-sequence-move.xpat2");
+    let r = from_save(&save, "-search", &sol, &["--foundation", "free"]);
+    assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
+    let text = std::fs::read_to_string(&sol).unwrap();
+    // The rest writes a foundation move for every card the player did not
+    // send up (a word's destination pile is bits 9..16, the foundations
+    // piles 0..4).
+    let theirs = header(&std::fs::read(&save).unwrap());
+    let up = theirs
+        .words
+        .iter()
+        .filter(|&&w| (w >> 9) & 0x7f < 4)
+        .count();
+    assert!(up > 0);
+    assert_eq!(text.lines().filter(|l| l.ends_with(" F")).count(), 52 - up);
+    let r = from_save(&save, "-check", &sol, &["--foundation", "free"]);
+    assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
+    let r = from_save(&save, "-check", &sol, &[]);
+    assert_eq!(r.code, 1, "a free file is not a forced one: {r:?}");
+}
+
+/// A game with both redeals and the turn, and a FreeCell game with a card
+/// back from the foundation, exported with `--xpat2` and read back with
+/// `--from-xpat2`: at the start the player's position is the deal and the
+/// file wins from it; at the end the save is the won game.
+#[test]
+fn solutions_with_redeals_turns_and_returns_round_trip_through_saves() {
+    let dir = TempDir::new("xpat2-complete-round-trip");
+    let mo = dir.join("mo.sol");
+    let r = run(["mo.3", "--rules", "xpat2", "-search", arg(&mo)]);
+    assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
+    let text = std::fs::read_to_string(&mo).unwrap();
+    assert_eq!(text.lines().filter(|l| *l == "R").count(), 2, "{text}");
+    let returns =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/xpat2/fc123-returns.sol");
+    let empty = dir.join("empty.sol");
+    std::fs::write(&empty, "").unwrap();
+    for (game, sol) in [("mo.3", mo.as_path()), ("fc.123", returns.as_path())] {
+        for at in ["start", "end"] {
+            let save = dir.join(&format!("{game}.{at}"));
+            let more = ["--rules", "xpat2", "--xpat2", arg(&save), "--xpat2-at", at];
+            let r = run([&[game, "-check", arg(sol)][..], &more[..]].concat());
+            assert_eq!(r.verdict(), ("SUCCES", 0), "{game} {at}: {r:?}");
+            let h = header(&std::fs::read(&save).unwrap());
+            assert_eq!(h.ints[13], 0, "{game} {at}");
+            let (file, intro) = match at {
+                "start" => (sol, "after their 0 moves"),
+                _ => (empty.as_path(), "won in 0 moves"),
+            };
+            let r = from_save(&save, "-check", file, &["--rules", "xpat2"]);
+            assert_eq!(r.verdict(), ("SUCCES", 0), "{game} {at}: {r:?}");
+            assert!(r.stdout.contains(intro), "{game} {at}: {}", r.stdout);
+        }
+    }
+}

@@ -85,16 +85,11 @@ impl TryFrom<RawArgs> for Options {
                 .map_err(|why| invalid("--rules <RULES>", text, &why))?,
             None => foundation(raw.foundation.as_deref())?,
         };
-        if !foundation.is_forced() && matches!(game, Game::Save(_)) {
-            return Err(UsageError(format!(
-                "'--from-xpat2' follows the player's game with forced foundation moves: it cannot be used with the {foundation} rules"
-            )));
-        }
-        let midnight_complete = foundation == Foundation::Xpat2
-            && matches!(&game, Game::Deal(id) if id.rules.redeals > 0);
-        if midnight_complete && raw.xpat2.is_some() {
+        // A save's game is known once it is read, and a player's may hold
+        // redeals, turns and cards back from the foundation.
+        if foundation == Foundation::Xpat2 && matches!(game, Game::Save(_)) && raw.html.is_some() {
             return Err(UsageError(
-                "'--xpat2' cannot yet save Midnight Oil's redeals and turn: use it without '--rules xpat2', or check the solution file alone".into(),
+                "'--html' cannot yet show a player's game under '--rules xpat2' (redeals, turns, cards back from the foundation): use it without '--rules xpat2'".into(),
             ));
         }
         if raw.optimal && foundation == Foundation::Xpat2 {

@@ -13,7 +13,6 @@ use super::start::Start;
 use super::{EXIT_ECHEC, EXIT_INSOLUBLE, EXIT_SUCCES, export, page};
 use crate::check::Verdict;
 use crate::foundation::Foundation;
-use crate::midnight;
 use crate::rules::GameId;
 use crate::search::{
     self, BYTES_PER_POSITION, Length, Limit, Limits, MAX_STATES, Outcome, Report, Stats,
@@ -61,14 +60,7 @@ pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
 
 /// The search, with its progress line on stderr when that is a terminal.
 fn search_with_progress(start: &Start, limits: &Limits) -> Report {
-    let (deal, root) = (&start.deal, &start.root());
-    let run = |progress: Option<search::Progress>| {
-        if midnight::plays(deal) {
-            midnight::search::search(deal, limits, progress)
-        } else {
-            search::search_from(deal, root, limits, progress)
-        }
-    };
+    let run = |progress: Option<search::Progress>| start.search(limits, progress);
     if !std::io::stderr().is_terminal() {
         return run(None);
     }
@@ -137,10 +129,14 @@ fn solved(
         bail!("internal error: the solution found does not replay ({why}); nothing written");
     }
     let published = files.publish(start, moves)?;
-    let from = if start.player.is_some() {
-        " (the rest of the player's game: -check it with --from-xpat2)"
-    } else {
-        ""
+    let from = match (&start.player, start.deal.foundation) {
+        (None, _) => String::new(),
+        (Some(_), Foundation::Forced) => {
+            " (the rest of the player's game: -check it with --from-xpat2)".to_string()
+        }
+        (Some(_), rules) => {
+            format!(" (the rest of the player's game: -check it with --from-xpat2 --rules {rules})")
+        }
     };
     say!(
         "{summary}, {} moves written to {}{}{from}",

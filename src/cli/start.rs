@@ -14,8 +14,9 @@ use super::output::Shown;
 use crate::deal::Deal;
 use crate::foundation::Foundation;
 use crate::midnight::{self, Table};
+use crate::search::{self, Limits, Report};
 use crate::state::{Move, State};
-use crate::xpat2_load::{self, Follower, Saved};
+use crate::xpat2_load::{self, Follower, Position, Saved};
 
 /// The deal, and the player's game when there is one.
 pub(super) struct Start {
@@ -52,9 +53,9 @@ fn read_save(path: &Path) -> Result<Vec<u8>> {
 
 impl Start {
     /// The deal of `RULE.SEED` played by the foundation rule `foundation`,
-    /// or the player's game of `--from-xpat2` (forced rules: the options
-    /// refuse it with free ones): `Err` (exit 3) for a save that cannot be
-    /// read or followed, naming the move.
+    /// or the player's game of `--from-xpat2` followed under those rules:
+    /// `Err` (exit 3) for a save that cannot be read or followed, naming
+    /// the move.
     pub fn new(game: &Game, foundation: Foundation) -> Result<Start> {
         let save = match game {
             Game::Deal(id) => {
@@ -69,7 +70,7 @@ impl Start {
             read_save(save).with_context(|| format!("cannot read xpat2 save '{}'", Shown(save)))?;
         let player = xpat2_load::read(&bytes)
             .and_then(|saved| {
-                let followed = xpat2_load::follow(&saved)?;
+                let followed = xpat2_load::follow_under(&saved, foundation)?;
                 Ok(Player {
                     path: save.clone(),
                     saved,
@@ -78,40 +79,59 @@ impl Start {
             })
             .map_err(|e| anyhow!("xpat2 save '{}': {e}", Shown(save)))?;
         Ok(Start {
-            deal: Deal::new(player.saved.id),
+            deal: Deal::new(player.saved.id).with_foundation(foundation),
             player: Some(player),
         })
     }
 
-    /// The position the search starts from: under free rules, with the
-    /// foundation moves proven safe played (the search writes them out).
-    pub fn root(&self) -> State {
-        match &self.player {
-            Some(player) => player.followed.state().clone(),
-            None => State::new(&self.deal),
+    /// Searches from the start: the deal, or the player's position (under
+    /// forced rules normalized; under free and complete rules exactly
+    /// theirs, the search's own foundation moves written out; in Midnight
+    /// Oil under the complete rules with the redeals and turn they left).
+    pub fn search(&self, limits: &Limits, progress: Option<search::Progress>) -> Report {
+        let deal = &self.deal;
+        let Some(player) = &self.player else {
+            return if midnight::plays(deal) {
+                midnight::search::search(deal, limits, progress)
+            } else {
+                search::search(deal, limits, progress)
+            };
+        };
+        match player.followed.position() {
+            Position::Normalized(state) => search::search_from(deal, state, limits, progress),
+            Position::Exact(state) => search::search_from_played(deal, state, limits, progress),
+            Position::Table(table) => {
+                midnight::search::search_from(deal, &table.searching_from(), limits, progress)
+            }
         }
     }
 
-    /// The position a solution file is replayed from: under free rules
-    /// the deal as dealt, nothing played.
-    pub fn replay_root(&self) -> State {
+    /// Cards on the foundation at the start.
+    pub fn score(&self) -> u8 {
         match &self.player {
-            Some(player) => player.followed.state().clone(),
-            None => State::for_replay(&self.deal),
+            Some(player) => player.followed.score(),
+            None => 0,
         }
     }
 
     /// Replays `lines` (a file, or a search's solution) from where a file
-    /// starts: [`Start::replay_root`], or under Midnight Oil's complete
-    /// rules the deal as a [`Table`] lays it.
+    /// starts: the player's position, or the deal as a file starts from it
+    /// (normalized under forced rules; under Midnight Oil's complete rules
+    /// as a [`Table`] lays it).
     pub fn replay<E>(
         &self,
         lines: impl IntoIterator<Item = Result<crate::solution::Line, E>>,
     ) -> Result<crate::check::Verdict, E> {
-        if midnight::plays(&self.deal) {
-            crate::check::replay_lines(Table::for_replay(&self.deal), lines)
-        } else {
-            crate::check::replay_lines(self.replay_root(), lines)
+        let position = match &self.player {
+            Some(player) => player.followed.position().clone(),
+            None if midnight::plays(&self.deal) => Position::Table(Table::for_replay(&self.deal)),
+            None => Position::Exact(State::for_replay(&self.deal)),
+        };
+        match position {
+            Position::Normalized(state) | Position::Exact(state) => {
+                crate::check::replay_lines(state, lines)
+            }
+            Position::Table(table) => crate::check::replay_lines(table, lines),
         }
     }
 
@@ -136,7 +156,7 @@ impl Start {
             "{}: the player's position in {}, after their {played} {moves}{undone}: {} cards on the foundation",
             self.deal.id,
             Shown(&player.path),
-            self.root().score()
+            self.score()
         )
     }
 }

@@ -97,6 +97,16 @@ impl Table {
         }
     }
 
+    /// This position (a player's, replayed) as a search starts from it:
+    /// the same cards, redeals and turn left, its positions playing every
+    /// card up by themselves once no redeal is left.
+    pub fn searching_from(&self) -> Table {
+        Table {
+            automatic: true,
+            ..self.clone()
+        }
+    }
+
     pub fn rules(&self) -> &'static Rules {
         self.rules
     }

@@ -31,9 +31,22 @@ struct Node {
 
 /// Searches `deal` (Midnight Oil under the complete rules) for a solution
 /// within `limits`; the solution has every foundation move written out.
-pub fn search(deal: &Deal, limits: &Limits, mut progress: Option<Progress>) -> Report {
+pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Report {
+    search_from(deal, &Table::for_search(deal), limits, progress)
+}
+
+/// Searches for a win from `root`, a position of `deal` (a player's, from
+/// [`Table::searching_from`]): the moves found start there, every
+/// foundation move written out, and `Insoluble` means no win from there.
+pub fn search_from(
+    deal: &Deal,
+    root: &Table,
+    limits: &Limits,
+    mut progress: Option<Progress>,
+) -> Report {
+    debug_assert!(std::ptr::eq(root.rules(), deal.id.rules), "{}", deal.id);
     let started = Instant::now();
-    let root = Table::for_search(deal);
+    let root = root.clone();
     let mut stats = Stats {
         attempts: 1,
         ..Stats::default()
@@ -115,7 +128,7 @@ pub fn search(deal: &Deal, limits: &Limits, mut progress: Option<Progress>) -> R
     stats.frontier = buckets.iter().map(|b| b.len() as u64).sum();
     stats.elapsed = started.elapsed();
     let outcome = match outcome {
-        Outcome::Solved(moves) => Outcome::Solved(written_out(deal, &moves)),
+        Outcome::Solved(moves) => Outcome::Solved(written_out_from(&root, &moves)),
         other => other,
     };
     Report { outcome, stats }
@@ -136,7 +149,12 @@ fn path(nodes: &[Node], index: u32) -> Vec<Move> {
 /// The file of a search's solution: every card its positions played up by
 /// themselves written as `CARD F` where it went up.
 pub fn written_out(deal: &Deal, moves: &[Move]) -> Vec<Move> {
-    let mut table = Table::for_search(deal);
+    written_out_from(&Table::for_search(deal), moves)
+}
+
+/// [`written_out`] of a search's solution from `root`.
+pub fn written_out_from(root: &Table, moves: &[Move]) -> Vec<Move> {
+    let mut table = root.clone();
     let mut up: Vec<Card> = Vec::new();
     let mut written = Vec::with_capacity(moves.len() * 2);
     for &mv in moves {

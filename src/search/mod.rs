@@ -278,27 +278,52 @@ pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Repor
 /// deal (a player's, mid-game): the moves found start there, and
 /// `Insoluble` means no win from there. Keys still describe positions of
 /// `deal`, since every position reached from `root` is one of the deal's.
-/// Under free rules `root` is the deal's start (`State::new`): a player's
-/// game is followed under forced rules only, and the moves found are
-/// written out from the deal's start.
+/// Under free rules `root` is the deal's start (`State::new`) and the
+/// moves found are written out from it; a player's position under those
+/// rules is searched by [`search_from_played`].
 pub fn search_from(
     deal: &Deal,
     root: &State,
     limits: &Limits,
     progress: Option<Progress>,
 ) -> Report {
+    let mut report = run(deal, root, limits, progress);
+    if let Outcome::Solved(moves) = &mut report.outcome {
+        debug_assert!(deal.foundation == Foundation::Forced || *root == State::new(deal));
+        *moves = crate::state::written_out(deal, moves);
+    }
+    report
+}
+
+/// Searches for a way to win from `played`, a position a file's moves
+/// reach from the deal under free or complete rules (a player's, followed
+/// exactly: nothing played up by itself). The search starts from it with
+/// its positions' own foundation moves ([`crate::state::searched_from`]);
+/// the moves found start at `played`, every foundation move written.
+pub fn search_from_played(
+    deal: &Deal,
+    played: &State,
+    limits: &Limits,
+    progress: Option<Progress>,
+) -> Report {
+    let (root, mut moves) = crate::state::searched_from(played, deal);
+    let mut report = run(deal, &root, limits, progress);
+    if let Outcome::Solved(found) = &mut report.outcome {
+        moves.extend(crate::state::written_out_from(&root, found));
+        *found = moves;
+    }
+    report
+}
+
+/// The search from `root`, its solution as the search's positions play it.
+fn run(deal: &Deal, root: &State, limits: &Limits, progress: Option<Progress>) -> Report {
     crate::memory::return_freed_memory();
-    let mut report = match limits.length {
+    match limits.length {
         Length::AsFound => portfolio::run(deal, root, limits, progress),
         Length::Shortened => {
             let found = portfolio::run(deal, root, limits, progress);
             shorten::after(deal, root, limits, found)
         }
         Length::Optimal => optimal::run(deal, root, limits, progress),
-    };
-    if let Outcome::Solved(moves) = &mut report.outcome {
-        debug_assert!(deal.foundation == Foundation::Forced || *root == State::new(deal));
-        *moves = crate::state::written_out(deal, moves);
     }
-    report
 }

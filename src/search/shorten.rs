@@ -26,10 +26,10 @@ use self::beam::Ranking;
 /// Every position of a solution from `root` on (for `beam` and `edits`).
 use super::path::positions_of as positions;
 use super::{Limits, Outcome, Report};
-use crate::check::{Verdict, replay_moves, replay_moves_from};
+use crate::check::{Verdict, replay_moves_from};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
-use crate::state::{Dest, Move, State, written_out};
+use crate::state::{Dest, Move, State, as_replayed, written_out_from};
 
 /// Positions the shortening may expand at least, whatever the search
 /// cost: beams of 16 and 32 over a 40-move solution.
@@ -151,7 +151,11 @@ fn counted(moves: &[Move]) -> usize {
 fn wins(deal: &Deal, root: &State, moves: &[Move]) -> bool {
     let verdict = match deal.foundation {
         Foundation::Forced => replay_moves_from(root.clone(), moves),
-        Foundation::Free | Foundation::Xpat2 => replay_moves(deal, &written_out(deal, moves)),
+        // From the deal's start this is `written_out(deal, moves)` replayed
+        // from the deal: the same game, the same position.
+        Foundation::Free | Foundation::Xpat2 => {
+            replay_moves_from(as_replayed(root, deal), &written_out_from(root, moves))
+        }
     };
     matches!(verdict, Verdict::Won { .. })
 }

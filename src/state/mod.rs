@@ -41,7 +41,7 @@ pub use bound::ColumnFacts;
 pub use key::{Key, KeyDecoder};
 pub use lost::{Inversions, Survey};
 pub use moves::{Dest, Illegal, Move};
-pub use written::{free_form, written_out};
+pub use written::{as_replayed, free_form, searched_from, written_out, written_out_from};
 
 /// Where a card lies, when not on another card. Card numbers are `0..52`.
 pub const FLOOR: u8 = 52;

@@ -4,6 +4,7 @@
 //! under free rules a file is the whole game (SPEC §9), so each of those
 //! moves becomes a `CARD F` line of its own, where it happened.
 
+use super::automatic::Automatic;
 use super::{Dest, Move, State};
 use crate::cards::Card;
 use crate::deal::Deal;
@@ -33,6 +34,43 @@ pub fn free_form(deal: &Deal, moves: &[Move]) -> Vec<Move> {
         written.extend(up.drain(..).map(goes_up));
     }
     written
+}
+
+/// The position `played` (reached by a file's moves, nothing played up by
+/// itself: a player's, followed exactly) as a search's root: the same
+/// cards, its positions playing up by themselves what a search's do under
+/// the deal's rule (`automatic.rs`), those of `played` already played.
+/// Returns the root and those foundation moves, written as a file does.
+pub fn searched_from(played: &State, deal: &Deal) -> (State, Vec<Move>) {
+    let mut root = played.clone();
+    root.automatic = Automatic::for_search(deal);
+    let mut up = Vec::new();
+    root.play_automatic(|card| up.push(goes_up(card)));
+    (root, up)
+}
+
+/// [`free_form`] of a search's solution from `root`, a position other
+/// than the deal's start (see [`searched_from`]): every foundation move
+/// its positions made by themselves written in where it happened.
+pub fn written_out_from(root: &State, moves: &[Move]) -> Vec<Move> {
+    let mut state = root.clone();
+    let mut up: Vec<Card> = Vec::new();
+    let mut written = Vec::with_capacity(moves.len());
+    for &mv in moves {
+        written.push(mv);
+        state.apply_telling(mv, |card| up.push(card));
+        written.extend(up.drain(..).map(goes_up));
+    }
+    written
+}
+
+/// `root`, a position of `deal`, as a file of the deal's rules is
+/// replayed from it: the same cards, playing up by itself what such a
+/// replay does (under free and complete rules nothing).
+pub fn as_replayed(root: &State, deal: &Deal) -> State {
+    let mut state = root.clone();
+    state.automatic = Automatic::for_replay(deal);
+    state
 }
 
 fn goes_up(card: Card) -> Move {

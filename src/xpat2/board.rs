@@ -8,6 +8,11 @@
 //! own, a `T` goes to the lowest-numbered empty free cell and a `V` to the
 //! lowest-numbered empty column.
 //!
+//! Under xpat2's complete rules (SPEC §10, `docs/xpat2-complete-rules.md`)
+//! a card back from the foundation is an ordinary word whose source pile
+//! is a foundation; Midnight Oil's redeal is xpat2's compound group of
+//! words ([`redeal::redeal_words`]) and its turn one special word.
+//!
 //! [`State`]: crate::state::State
 
 use anyhow::{Context, Result, bail};
@@ -15,6 +20,7 @@ use anyhow::{Context, Result, bail};
 use crate::cards::{CARDS, Card, KING, Name, SUITS, card_of, suit};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
+use crate::redeal;
 use crate::state::{Dest, Move};
 
 /// Bits of a card index in each half of a move word; the pile number
@@ -30,6 +36,8 @@ pub(crate) struct Board {
     /// Forced foundation moves: every move is followed by them, and so is
     /// the deal. Under free rules the moves say each one.
     forced: bool,
+    /// The deal's seed: a redeal's shuffle starts again from it.
+    seed: u32,
     columns: usize,
     registers: usize,
     cards: Vec<Card>,
@@ -62,6 +70,7 @@ impl Board {
         first.push(cards.len());
         Board {
             forced: deal.foundation == Foundation::Forced,
+            seed: deal.id.seed,
             columns,
             registers,
             cards,
@@ -126,6 +135,62 @@ impl Board {
         (self.is_column(pile) && index + 1 == self.first[pile + 1]) || self.is_cell(pile)
     }
 
+    /// Is `card` a foundation's top card (one that may come back under the
+    /// complete rules)?
+    fn is_foundation_top(&self, card: Card) -> bool {
+        let (index, pile) = self.locate(card);
+        pile < SUITS && index + 1 == self.first[pile + 1]
+    }
+
+    /// The columns in order, each from its bottom card.
+    pub(crate) fn columns(&self) -> Vec<Vec<Card>> {
+        (0..self.columns)
+            .map(|i| self.pile(self.column_pile(i)).to_vec())
+            .collect()
+    }
+
+    /// Cards on the foundations, which lie before the columns in the array.
+    pub(crate) fn on_foundation(&self) -> usize {
+        self.first[SUITS]
+    }
+
+    /// Midnight Oil's redeal as xpat2 makes it (`MO_DealCards`): returns
+    /// its words, the group xpat2 records, and lays the columns out anew.
+    /// The cards keep their places in the array while the columns gather
+    /// and are cut; the shuffle then reorders the columns' part of it.
+    pub(crate) fn redeal(&mut self) -> Vec<u32> {
+        let columns = self.columns();
+        let words = redeal::redeal_words(&columns, self.on_foundation());
+        let mut at = self.on_foundation();
+        for (i, column) in redeal::redeal(&columns, self.seed).iter().enumerate() {
+            let pile = self.column_pile(i);
+            self.first[pile] = at;
+            self.cards[at..at + column.len()].copy_from_slice(column);
+            at += column.len();
+        }
+        debug_assert_eq!(at, self.first[self.column_pile(self.columns)]);
+        words
+    }
+
+    /// Midnight Oil's turn of a column at `card`, a buried card: up to
+    /// the top (`TurnUp`, xpat2's `RotateDown`) or the top card down
+    /// beneath it (`TurnDown`, `RotateUp`). Returns the word.
+    pub(crate) fn turn(&mut self, card: Card, dest: Dest) -> Result<u32> {
+        let (index, pile) = self.locate(card);
+        let end = self.first[pile + 1];
+        if !self.is_column(pile) || index + 1 == end {
+            bail!("{} is not a buried card of a column", Name(card));
+        }
+        let cards = &mut self.cards[index..end];
+        if dest == Dest::TurnUp {
+            cards.rotate_left(1);
+            Ok(redeal::turn_up_word(index))
+        } else {
+            cards.rotate_right(1);
+            Ok(redeal::turn_down_word(index))
+        }
+    }
+
     /// Moves the card at `src` onto pile `dst` as xpat2 does, and returns
     /// the move word: low half `src | dst << INDEX_BITS`, high half
     /// `new_index | src_pile << INDEX_BITS`.
@@ -186,8 +251,15 @@ impl Board {
     /// Plays one solution move (legal, as replayed by [`State`]) and the
     /// foundation moves after it; returns the words.
     fn play(&mut self, mv: Move) -> Result<Vec<u32>> {
+        match mv.dest {
+            Dest::Redeal => return Ok(self.redeal()),
+            Dest::TurnUp | Dest::TurnDown => return Ok(vec![self.turn(mv.card, mv.dest)?]),
+            _ => {}
+        }
         let (src, src_pile) = self.locate(mv.card);
-        if !self.is_accessible(mv.card) {
+        // A foundation's top card comes back only in a replayed solution
+        // of the complete rules, which has checked that it may.
+        if !self.is_accessible(mv.card) && !self.is_foundation_top(mv.card) {
             bail!("{} is not accessible in xpat2's layout", Name(mv.card));
         }
         let empty = |board: &Board, p: usize| board.first[p] == board.first[p + 1];
@@ -209,9 +281,7 @@ impl Board {
                 .context("no empty free cell")?,
             // Foundation piles are numbered by suit.
             Dest::Foundation => suit(mv.card) as usize,
-            Dest::TurnUp | Dest::TurnDown | Dest::Redeal => {
-                bail!("xpat2 saves of redeals and turns are not written yet")
-            }
+            Dest::TurnUp | Dest::TurnDown | Dest::Redeal => unreachable!("played above"),
         };
         if dst == src_pile {
             bail!("{} would stay on its own pile", Name(mv.card));
@@ -281,6 +351,73 @@ mod tests {
             assert_eq!(cells.len(), r.xpat2_cells.len(), "{}: distinct", r.name);
             assert!(cells.iter().all(|&c| c < r.registers), "{}", r.name);
         }
+    }
+
+    /// The words the real xpat2 wrote (`tests/fixtures/xpat2/`, read in
+    /// docs/xpat2-complete-rules.md) for redeals, turns and cards back
+    /// from the foundation are the words these moves lay out.
+    #[test]
+    fn complete_rules_moves_are_the_words_xpat2_wrote() {
+        let saved = |name: &str| {
+            let path = format!("{}/tests/fixtures/xpat2/{name}", env!("CARGO_MANIFEST_DIR"));
+            let bytes = std::fs::read(&path).unwrap();
+            crate::xpat2_load::read(&bytes).unwrap().words
+        };
+        let complete = |game, seed| deal(game, seed).with_foundation(Foundation::Xpat2);
+        let mv = |card, dest| Move { card, dest };
+        let (r, up) = (Move::REDEAL, Dest::Foundation);
+        let mo1 = complete("mo", 1);
+        let bottom = mo1.columns[0][0];
+        let cases: [(&Deal, Vec<Move>, &str); 7] = [
+            (&mo1, vec![r], "mo1-redeal.xpat2"),
+            (&mo1, vec![r, r], "mo1-two-redeals.xpat2"),
+            (
+                &mo1,
+                vec![mv(1, up), r, mv(3, up), r],
+                "mo1-up-redeals.xpat2",
+            ),
+            (&mo1, vec![mv(bottom, Dest::TurnUp)], "mo1-turn-up.xpat2"),
+            (
+                &mo1,
+                vec![mv(bottom, Dest::TurnUp), r],
+                "mo1-turn-up-redeal.xpat2",
+            ),
+            (
+                &complete("mo", 2),
+                vec![mv(46, Dest::TurnDown)],
+                "mo2-turn-down.xpat2",
+            ),
+            (
+                &complete("fc", 123),
+                vec![
+                    mv(6, Dest::Register),
+                    mv(3, up),
+                    mv(3, Dest::Register),
+                    mv(3, up),
+                    mv(3, Dest::Card(5)),
+                ],
+                "fc123-foundation-back.xpat2",
+            ),
+        ];
+        for (d, moves, name) in cases {
+            assert_eq!(words(d, &moves).unwrap(), saved(name), "{name}");
+        }
+    }
+
+    /// A turn must name a buried card of a column.
+    #[test]
+    fn a_turn_of_a_top_card_is_not_laid_out() {
+        let d = deal("mo", 1).with_foundation(Foundation::Xpat2);
+        let top = *d.columns[0].last().unwrap();
+        let e = words(
+            &d,
+            &[Move {
+                card: top,
+                dest: Dest::TurnUp,
+            }],
+        )
+        .unwrap_err();
+        assert!(format!("{e:#}").contains("not a buried card"), "{e:#}");
     }
 
     #[test]

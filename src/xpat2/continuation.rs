@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 use super::{At, encode, words_on, write};
-use crate::check::{self, Verdict};
+use crate::check::Verdict;
 use crate::state::Move;
 use crate::xpat2_load::{Follower, Saved};
 
@@ -24,7 +24,7 @@ use crate::xpat2_load::{Follower, Saved};
 /// the won game. Nothing is produced unless the moves win there, and
 /// xpat2's board ends with every card on the foundation.
 pub fn continuation(saved: &Saved, player: &Follower, moves: &[Move], at: At) -> Result<Vec<u8>> {
-    if let Verdict::Failed { why, .. } = check::replay_moves_from(player.state().clone(), moves) {
+    if let Verdict::Failed { why, .. } = player.replay(moves) {
         bail!("not a win from the player's position, no xpat2 save written: {why}");
     }
     let mut board = player.board().clone();
@@ -73,7 +73,7 @@ mod tests {
         let saved = read(&fixture(name)).unwrap();
         let player = follow(&saved).unwrap();
         let deal = Deal::new(saved.id);
-        let report = search_from(&deal, player.state(), &Limits::default(), None);
+        let report = search_from(&deal, player.state().unwrap(), &Limits::default(), None);
         let Outcome::Solved(moves) = report.outcome else {
             panic!("{name}: {:?}", report.outcome);
         };
@@ -103,7 +103,7 @@ mod tests {
                 ..again
             };
             let followed = follow(&all).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert!(followed.state().is_won(), "{name}");
+            assert!(followed.state().unwrap().is_won(), "{name}");
             let end = read(&continuation(&saved, &player, &moves, At::End).unwrap()).unwrap();
             assert_eq!((end.played, end.finished), (end.words.len(), true));
         }

@@ -21,6 +21,8 @@ use anyhow::{Context, Result, bail};
 
 use crate::check::{self, Verdict};
 use crate::deal::Deal;
+use crate::midnight::{self, Table};
+use crate::redeal::{ROTATE_DOWN, ROTATE_UP};
 use crate::rules::GameId;
 use crate::solution;
 use crate::state::Move;
@@ -62,6 +64,10 @@ mod slot {
     pub const FINISHED: usize = 12;
     /// xpat2's counters, all 0 in a fresh save.
     pub const COUNTERS: [usize; 4] = [13, 14, 16, 17];
+    /// `counter[1]`: Midnight Oil's redeals made.
+    pub const REDEALS: usize = 13;
+    /// `counter[3]`: Midnight Oil's turns made.
+    pub const TURNS: usize = 16;
     /// Where [`MAGIC`](super::MAGIC) goes.
     pub const MAGIC: usize = 15;
 }
@@ -69,7 +75,12 @@ mod slot {
 /// The save file's bytes for a solution. Nothing is produced unless the
 /// moves replay to the won position.
 pub fn save(deal: &Deal, moves: &[Move], at: At) -> Result<Vec<u8>> {
-    if let Verdict::Failed { why, .. } = check::replay_moves(deal, moves) {
+    let verdict = if midnight::plays(deal) {
+        check::replay_moves_from(Table::for_replay(deal), moves)
+    } else {
+        check::replay_moves(deal, moves)
+    };
+    if let Verdict::Failed { why, .. } = verdict {
         bail!("not a solution, no xpat2 save written: {why}");
     }
     let words = board::words(deal, moves).context("cannot lay the solution out as xpat2 does")?;
@@ -80,18 +91,36 @@ pub fn save(deal: &Deal, moves: &[Move], at: At) -> Result<Vec<u8>> {
     Ok(encode(deal.id, &words, replayed))
 }
 
-/// The header's integers for `moves` recorded words, the first `replayed`
-/// of them played when xpat2 loads the file (all of them: the game is won).
-fn header(id: GameId, moves: usize, replayed: usize) -> [i32; HEADER_INTS] {
+/// Whether a word is a turn of a column (`ROTATE_UP` or `ROTATE_DOWN`
+/// with a card index).
+fn is_turn(word: u32) -> bool {
+    let kind = word & !0x7FFF;
+    kind == ROTATE_UP || kind == ROTATE_DOWN
+}
+
+/// The header's integers for `words`, the first `replayed` of them played
+/// when xpat2 loads the file (all of them: the game is won).
+///
+/// The redeals made (`a[13]`) are written 0 whatever the words hold:
+/// xpat2 1.07's `load_game` replays a redeal's words without counting it,
+/// then asserts that its count equals `a[13]`, so it aborts on any save
+/// whose `a[13]` is not 0, its own included
+/// (`docs/xpat2-complete-rules.md`, "xpat2 reopening saves with
+/// redeals"). With 0 it opens on the right layout. Redoing a turn counts
+/// it, so `a[16]` holds the turns among the words replayed, as xpat2
+/// itself would then save.
+fn header(id: GameId, words: &[u32], replayed: usize) -> [i32; HEADER_INTS] {
     let mut a = [UNUSED; HEADER_INTS];
     a[slot::SEED] = id.seed as i32;
-    a[slot::MOVES] = moves as i32;
+    a[slot::MOVES] = words.len() as i32;
     a[slot::REPLAYED] = replayed as i32;
-    a[slot::FINISHED] = i32::from(replayed == moves);
+    a[slot::FINISHED] = i32::from(replayed == words.len());
     a[slot::CHEATS] = 0;
     for i in slot::COUNTERS {
         a[i] = 0;
     }
+    a[slot::REDEALS] = 0;
+    a[slot::TURNS] = words[..replayed].iter().filter(|&&w| is_turn(w)).count() as i32;
     a[slot::MAGIC] = MAGIC;
     a
 }
@@ -103,7 +132,7 @@ fn encode(id: GameId, words: &[u32], replayed: usize) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(HEADER_BYTES + 4 * padded);
     bytes.extend_from_slice(id.rules.xpat2_name.as_bytes());
     bytes.resize(NAME_BYTES, 0);
-    for v in header(id, words.len(), replayed) {
+    for v in header(id, words, replayed) {
         bytes.extend_from_slice(&v.to_be_bytes());
     }
     for i in 0..padded {

@@ -1,37 +1,67 @@
 //! Following a player's xpat2 move words with the solver's own moves.
 //!
 //! Two positions are kept side by side: the player's, exactly as xpat2
-//! holds it ([`Board`], fed the words), and the solver's ([`State`], fed
-//! single-card moves). After every word the normalized form of the
-//! player's position must be the solver's; that check, not reasoning about
-//! each kind of move, is what makes a followed save trustworthy.
+//! holds it ([`Board`], fed the words), and the solver's ([`Position`],
+//! fed single-card moves). After every word the solver's position must be
+//! the player's (under forced rules, its normalized form); that check,
+//! not reasoning about each kind of move, is what makes a followed save
+//! trustworthy. Midnight Oil under the complete rules, its redeals and its
+//! turn are followed in `special.rs`.
 
 use crate::cards::{CARDS, Card, KING, Name, SUITS, card_of};
+use crate::check::{self, Verdict};
 use crate::deal::Deal;
+use crate::midnight::{self, Table};
 use crate::rules::{EmptyColumn, Rules};
 use crate::state::{Dest, FOUNDATION, Move, State};
 use crate::xpat2::Board;
 
 const SUIT_SYMBOLS: [&str; SUITS] = ["♣", "♠", "♥", "♦"];
 
+/// The solver's position beside the player's, under the deal's rules.
+#[derive(Clone, Debug)]
+pub enum Position {
+    /// Forced rules: the player's position, normalized (every card that
+    /// can go up is up).
+    Normalized(State),
+    /// Free and complete rules: the player's position exactly, every
+    /// foundation move theirs, as a file of those rules is replayed.
+    Exact(State),
+    /// Midnight Oil under the complete rules: the player's columns in
+    /// their order, and the redeals and turn they have left.
+    Table(Table),
+}
+
 /// The player's position and the solver's, move by move.
+#[derive(Debug)]
 pub struct Follower {
-    rules: &'static Rules,
-    board: Board,
-    state: State,
-    moves: Vec<Move>,
+    pub(super) rules: &'static Rules,
+    pub(super) board: Board,
+    pub(super) position: Position,
+    pub(super) moves: Vec<Move>,
+    /// The words of a redeal under way, from its `COMPOUND_BEGIN`.
+    pub(super) group: Option<Vec<u32>>,
 }
 
 /// A word that cannot be followed: the move in words, and why.
 pub type Refusal = (String, String);
 
 impl Follower {
+    /// At the deal, under the deal's rules.
     pub fn new(deal: &Deal) -> Follower {
+        let position = if deal.foundation.is_forced() {
+            Position::Normalized(State::new(deal))
+        } else if midnight::plays(deal) {
+            Position::Table(Table::for_replay(deal))
+        } else {
+            Position::Exact(State::for_replay(deal))
+        };
         Follower {
             rules: deal.id.rules,
             board: Board::deal(deal),
-            state: State::new(deal),
+            position,
             moves: Vec::new(),
+            group: None,
         }
     }
 
@@ -45,9 +75,37 @@ impl Follower {
         &self.moves
     }
 
-    /// The solver's position: the player's, normalized.
-    pub fn state(&self) -> &State {
-        &self.state
+    /// The solver's position: the player's (normalized under forced
+    /// rules).
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The solver's position in every game but Midnight Oil under the
+    /// complete rules.
+    pub fn state(&self) -> Option<&State> {
+        match &self.position {
+            Position::Normalized(state) | Position::Exact(state) => Some(state),
+            Position::Table(_) => None,
+        }
+    }
+
+    /// Cards on the foundation.
+    pub fn score(&self) -> u8 {
+        match &self.position {
+            Position::Normalized(state) | Position::Exact(state) => state.score(),
+            Position::Table(table) => table.score(),
+        }
+    }
+
+    /// Replays `moves` from the solver's position, as a file from there.
+    pub fn replay(&self, moves: &[Move]) -> Verdict {
+        match &self.position {
+            Position::Normalized(state) | Position::Exact(state) => {
+                check::replay_moves_from(state.clone(), moves)
+            }
+            Position::Table(table) => check::replay_moves_from(table.clone(), moves),
+        }
     }
 
     /// The player's position, exactly as xpat2 holds it.
@@ -55,9 +113,26 @@ impl Follower {
         &self.board
     }
 
+    /// Whether the solver's position is the player's exactly (free and
+    /// complete rules), not normalized.
+    fn exact(&self) -> bool {
+        !matches!(self.position, Position::Normalized(_))
+    }
+
+    fn state_mut(&mut self) -> &mut State {
+        match &mut self.position {
+            Position::Normalized(state) | Position::Exact(state) => state,
+            Position::Table(_) => unreachable!("Midnight Oil's complete rules: special.rs"),
+        }
+    }
+
     /// Plays one move word of the player's (`src | dst << 9` in the low
-    /// half, `new | src_pile << 9` in the high half).
+    /// half, `new | src_pile << 9` in the high half), or a special word
+    /// (a redeal's or a turn's).
     pub fn follow(&mut self, word: u32) -> Result<(), Refusal> {
+        if self.group.is_some() || super::special::is_special(word) {
+            return self.follow_special(word);
+        }
         let (src, dst) = ((word & 0x1FF) as usize, ((word >> 9) & 0x7F) as usize);
         let (new, recorded_pile) = (((word >> 16) & 0x1FF) as usize, (word >> 25) as usize);
         if src >= CARDS || dst >= self.board.piles() {
@@ -82,7 +157,12 @@ impl Follower {
         if let Some(why) = self.impossible(&block, src_pile, dst, onto) {
             return refuse(why);
         }
-        if let Err(why) = self.solver_moves(&block, dst, onto) {
+        let solver = if matches!(self.position, Position::Table(_)) {
+            self.table_move(&block, dst, onto)
+        } else {
+            self.solver_moves(&block, src_pile, dst, onto)
+        };
+        if let Err(why) = solver {
             return refuse(why);
         }
         // xpat2 moves the block bottom card first; each lands on top of
@@ -101,7 +181,8 @@ impl Follower {
         self.same_position().or_else(refuse)
     }
 
-    /// What xpat2 itself would never record, in words.
+    /// What xpat2 itself would never record, or the rules followed do not
+    /// allow, in words.
     fn impossible(
         &self,
         block: &[Card],
@@ -110,10 +191,21 @@ impl Follower {
         onto: Option<Card>,
     ) -> Option<String> {
         let deck = self.board.piles() - 1;
+        let returns = matches!(&self.position, Position::Exact(state) if state.returns());
         if src_pile == dst {
             Some("the cards would stay where they are".to_string())
-        } else if src_pile < SUITS {
-            Some("a card taken back from the foundation: the solver never does that".to_string())
+        } else if src_pile < SUITS && !self.rules.returns_from_foundation {
+            Some(format!(
+                "a card back from the foundation: {} never allows it",
+                self.rules.name
+            ))
+        } else if src_pile < SUITS && !returns {
+            Some(
+                "a card back from the foundation: only xpat2's complete rules allow it (use --rules xpat2)"
+                    .to_string(),
+            )
+        } else if src_pile < SUITS && block.len() > 1 {
+            Some("several cards at once from the foundation".to_string())
         } else if src_pile == deck || dst == deck {
             Some("these games have no deck".to_string())
         } else if dst < SUITS && block.len() > 1 {
@@ -126,27 +218,39 @@ impl Follower {
     }
 
     /// The solver's single-card moves that do what the word does, played.
-    /// Cards the solver has already played up are left out: the top of the
-    /// block can be among them, never a card with one still on it.
+    /// Under forced rules, cards the solver has already played up are left
+    /// out: the top of the block can be among them, never a card with one
+    /// still on it. Under free and complete rules every card is where the
+    /// player has it, and a card going up or coming back from the
+    /// foundation (`src_pile` a foundation) is a move of its own.
     fn solver_moves(
         &mut self,
         block: &[Card],
+        src_pile: usize,
         dst: usize,
         onto: Option<Card>,
     ) -> Result<(), String> {
+        let exact = self.exact();
+        let state = self.state_mut();
         let present: Vec<Card> = block
             .iter()
             .copied()
-            .take_while(|&c| self.state.below(c) != FOUNDATION)
+            .take_while(|&c| exact || state.below(c) != FOUNDATION)
             .collect();
         let Some(&lowest) = present.first() else {
             return Ok(());
         };
         if dst < SUITS {
+            if exact {
+                return self.play(Move {
+                    card: lowest,
+                    dest: Dest::Foundation,
+                });
+            }
             return Err(format!("{} cannot go to the foundation yet", Name(lowest)));
         }
         let dest = if self.is_cell(dst) {
-            if self.state.registers().any(|c| c == lowest) {
+            if src_pile >= SUITS && self.state_mut().registers().any(|c| c == lowest) {
                 // Free cells are one set to the solver: nothing changes.
                 return Ok(());
             }
@@ -164,7 +268,7 @@ impl Follower {
         if above.is_empty() {
             return self.play(Move { card: lowest, dest });
         }
-        let cells = self.state.free_registers();
+        let cells = self.state_mut().free_registers();
         if above.len() <= cells {
             for &card in above.iter().rev() {
                 self.play(Move {
@@ -181,7 +285,7 @@ impl Follower {
             }
             return Ok(());
         }
-        let spare = self.state.empty_columns() - usize::from(dest == Dest::EmptyColumn);
+        let spare = self.state_mut().empty_columns() - usize::from(dest == Dest::EmptyColumn);
         if spare == 0 || self.rules.empty_column != EmptyColumn::AnyCard {
             return Err(format!(
                 "{} cards cannot move at once with {cells} free cells and no empty column to spare",
@@ -198,26 +302,30 @@ impl Follower {
     }
 
     fn play(&mut self, mv: Move) -> Result<(), String> {
-        self.state.try_apply(mv).map_err(|illegal| {
-            let to = match mv.dest {
-                Dest::Card(c) => format!("onto {}", Name(c)),
-                Dest::EmptyColumn => "to an empty column".to_string(),
-                Dest::Register => "to a free cell".to_string(),
-                Dest::Foundation => "to the foundation".to_string(),
-                Dest::TurnUp | Dest::TurnDown | Dest::Redeal => "turned or redealt".to_string(),
-            };
-            format!(
-                "the solver plays every card it can to the foundation at once, and then {} {to} is illegal: {}",
-                Name(mv.card),
-                crate::check::explain(self.state.rules(), mv.card, illegal)
-            )
+        let exact = self.exact();
+        let state = self.state_mut();
+        state.try_apply(mv).map_err(|illegal| {
+            let why = check::explain(state.rules(), mv.card, illegal);
+            let what = format!("{} {}", Name(mv.card), to_where(mv.dest));
+            if exact {
+                format!("{what} is illegal: {why}")
+            } else {
+                format!(
+                    "the solver plays every card it can to the foundation at once, and then {what} is illegal: {why}"
+                )
+            }
         })?;
         self.moves.push(mv);
         Ok(())
     }
 
-    /// `Ok` when the player's position, normalized, is the solver's.
-    fn same_position(&self) -> Result<(), String> {
+    /// `Ok` when the player's position (normalized under forced rules) is
+    /// the solver's.
+    pub(super) fn same_position(&self) -> Result<(), String> {
+        let state = match &self.position {
+            Position::Normalized(state) | Position::Exact(state) => state,
+            Position::Table(table) => return self.same_table(table),
+        };
         let rules = self.rules;
         let mut columns: Vec<Vec<Card>> = (0..rules.columns)
             .map(|i| self.board.pile(self.board.column_pile(i)).to_vec())
@@ -229,17 +337,19 @@ impl Follower {
         for (s, height) in foundation.iter_mut().enumerate() {
             *height = self.board.pile(s).len() as u8;
         }
-        normalize(&mut columns, &mut cells, &mut foundation);
+        if !self.exact() {
+            normalize(&mut columns, &mut cells, &mut foundation);
+        }
         columns.retain(|c| !c.is_empty());
         columns.sort();
         cells.sort();
-        let mut solver_columns = self.state.columns();
+        let mut solver_columns = state.columns();
         solver_columns.sort();
-        let solver_cells: Vec<Card> = self.state.registers().collect();
-        if foundation != self.state.foundation() {
+        let solver_cells: Vec<Card> = state.registers().collect();
+        if foundation != state.foundation() {
             return Err(format!(
                 "the foundation would hold {foundation:?} cards per suit for the player, {:?} for the solver",
-                self.state.foundation()
+                state.foundation()
             ));
         }
         if cells != solver_cells || columns != solver_columns {
@@ -251,12 +361,12 @@ impl Follower {
         Ok(())
     }
 
-    fn is_cell(&self, pile: usize) -> bool {
+    pub(super) fn is_cell(&self, pile: usize) -> bool {
         let first = self.board.cell_pile(0);
         (first..first + self.rules.registers).contains(&pile)
     }
 
-    fn pile_name(&self, pile: usize) -> String {
+    pub(super) fn pile_name(&self, pile: usize) -> String {
         if pile < SUITS {
             format!("the {} foundation", SUIT_SYMBOLS[pile])
         } else if self.is_cell(pile) {
@@ -279,6 +389,19 @@ impl Follower {
             None => format!("to the empty {}", self.pile_name(dst)),
         };
         format!("{} from {} {to}", cards.join(" "), self.pile_name(src))
+    }
+}
+
+/// Where a move sends its card, in words.
+pub(super) fn to_where(dest: Dest) -> String {
+    match dest {
+        Dest::Card(c) => format!("onto {}", Name(c)),
+        Dest::EmptyColumn => "to an empty column".to_string(),
+        Dest::Register => "to a free cell".to_string(),
+        Dest::Foundation => "to the foundation".to_string(),
+        Dest::TurnUp => "turned up to its column's top".to_string(),
+        Dest::TurnDown => "with its column's top card turned down beneath it".to_string(),
+        Dest::Redeal => "redealt".to_string(),
     }
 }
 
@@ -328,7 +451,7 @@ mod tests {
         let mut follower = Follower::new(&deal);
         assert_eq!(follower.same_position(), Ok(()));
         // 9♠ to a free cell for the solver alone.
-        follower.state.apply(Move {
+        follower.state_mut().apply(Move {
             card: 33,
             dest: Dest::Register,
         });

@@ -46,18 +46,20 @@
 //! (say, a card put onto a card the solver has already played up).
 
 mod follow;
+mod special;
 #[cfg(test)]
 mod tests;
 
 use std::fmt;
 
 use crate::deal::Deal;
+use crate::foundation::Foundation;
 use crate::rules::{GAMES, GameId, MAX_SEED};
 use crate::state::Move;
 use crate::xpat2::MAGIC;
 
-pub use follow::Follower;
 pub(crate) use follow::pile_of;
+pub use follow::{Follower, Position};
 
 /// Bytes of the rule name at the head of the file.
 const NAME_BYTES: usize = 32;
@@ -207,10 +209,19 @@ pub fn load(bytes: &[u8]) -> Result<(GameId, Vec<Move>), Error> {
     Ok((saved.id, follower.into_moves()))
 }
 
-/// Follows the played moves of a save read by [`read`]: both the player's
-/// position (for a save that continues theirs) and the solver's.
+/// Follows the played moves of a save read by [`read`] under forced
+/// rules: both the player's position (for a save that continues theirs)
+/// and the solver's.
 pub fn follow(saved: &Saved) -> Result<Follower, Error> {
-    let deal = Deal::new(saved.id);
+    follow_under(saved, Foundation::Forced)
+}
+
+/// [`follow`] under the rules `foundation`: under free and complete rules
+/// the solver's position is the player's exactly, and under the complete
+/// rules cards back from the foundation, Midnight Oil's redeals and its
+/// turn are followed too.
+pub fn follow_under(saved: &Saved, foundation: Foundation) -> Result<Follower, Error> {
+    let deal = Deal::new(saved.id).with_foundation(foundation);
     let mut follower = Follower::new(&deal);
     for (i, &word) in saved.words[..saved.played].iter().enumerate() {
         follower.follow(word).map_err(|(what, why)| Error::Move {
@@ -218,6 +229,13 @@ pub fn follow(saved: &Saved) -> Result<Follower, Error> {
             what,
             why,
         })?;
+    }
+    if follower.group.is_some() {
+        return Err(Error::Move {
+            number: saved.played,
+            what: "a redeal".to_string(),
+            why: "the save's played moves stop inside its words".to_string(),
+        });
     }
     Ok(follower)
 }

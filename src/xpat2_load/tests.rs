@@ -3,6 +3,7 @@
 //! project writes itself, and on what it must refuse.
 
 use super::*;
+use crate::cards::Card;
 use crate::rules::find;
 use crate::state::{Dest, State};
 
@@ -215,8 +216,13 @@ fn words_xpat2_would_never_write_are_refused_by_name() {
         Err(Error::Move { number: 1, why, .. }) => assert!(why.contains("pile 7"), "{why}"),
         other => panic!("{other:?}"),
     }
-    match load(&encode("Free Cell", 123, &[0xFFFF_FFFF], 1)) {
+    match load(&encode("Free Cell", 123, &[0x7FFF_7FFF], 1)) {
         Err(Error::Move { number: 1, why, .. }) => assert!(why.contains("outside"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    // Bits 15 and 31 set: one of xpat2's special words, none in FreeCell.
+    match load(&encode("Free Cell", 123, &[0xFFFF_FFFF], 1)) {
+        Err(Error::Move { number: 1, why, .. }) => assert!(why.contains("never writes"), "{why}"),
         other => panic!("{other:?}"),
     }
 }
@@ -264,4 +270,153 @@ fn a_new_game_in_every_rule_loads_with_no_move() {
         let (id, moves) = load(&bytes).unwrap();
         assert_eq!((id.rules.name, id.seed, moves.len()), (rules.name, 42, 0));
     }
+}
+
+/// A real save followed under xpat2's complete rules.
+fn complete(name: &str) -> Follower {
+    let saved = read(&fixture(name)).unwrap();
+    follow_under(&saved, Foundation::Xpat2).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn table(follower: &Follower) -> &crate::midnight::Table {
+    match follower.position() {
+        Position::Table(table) => table,
+        other => panic!("not a table: {other:?}"),
+    }
+}
+
+/// Midnight Oil's columns after `moves` of `seed`'s deal, by the
+/// redeal's and turn's own functions (`redeal.rs`, checked against the
+/// real xpat2's screens): `Some(card)` sends a column's top card up,
+/// `None` redeals.
+fn predicted(seed: u32, moves: &[Option<Card>]) -> Vec<Vec<Card>> {
+    let mut columns = crate::deal::test_deal("mo", seed).columns;
+    for mv in moves {
+        match mv {
+            Some(card) => {
+                let column = columns.iter_mut().find(|c| c.last() == Some(card)).unwrap();
+                column.pop();
+            }
+            None => columns = crate::redeal::redeal(&columns, seed),
+        }
+    }
+    columns
+}
+
+/// Each Midnight Oil save the real xpat2 wrote is followed to the layout
+/// its doc (docs/xpat2-complete-rules.md) and xpat2's screen show, with
+/// the redeals and turn it left, as the file's moves `R`, `CARD U`,
+/// `CARD D`, `CARD F`.
+#[test]
+fn midnight_oil_saves_are_followed_to_the_layout_xpat2_shows() {
+    const AS: Card = 1;
+    const AD: Card = 3;
+    let f = complete("mo1-redeal.xpat2");
+    assert_eq!(table(&f).columns(), predicted(1, &[None]));
+    assert_eq!((table(&f).redeals_left(), table(&f).turns_left()), (1, 1));
+    assert_eq!(f.moves(), [Move::REDEAL]);
+
+    let f = complete("mo1-two-redeals.xpat2");
+    assert_eq!(table(&f).columns(), predicted(1, &[None, None]));
+    assert_eq!(table(&f).redeals_left(), 0);
+
+    let f = complete("mo1-up-redeals.xpat2");
+    let want = predicted(1, &[Some(AS), None, Some(AD), None]);
+    assert_eq!(table(&f).columns(), want);
+    let sizes: Vec<usize> = want.iter().map(Vec::len).collect();
+    assert_eq!(sizes[15..], [3, 2, 0], "50 cards: column 17 holds 2");
+    assert_eq!(table(&f).foundation(), [0, 1, 0, 1]);
+    let up = |card| mv(card, Dest::Foundation);
+    assert_eq!(f.moves(), [up(AS), Move::REDEAL, up(AD), Move::REDEAL]);
+
+    // `b` on column 1's bottom card: it comes up to the top.
+    let f = complete("mo1-turn-up.xpat2");
+    let dealt = predicted(1, &[]);
+    let mut column = dealt[0].clone();
+    column.rotate_left(1);
+    assert_eq!(table(&f).columns()[0], column);
+    assert_eq!(table(&f).columns()[1..], dealt[1..]);
+    assert_eq!(f.moves(), [mv(dealt[0][0], Dest::TurnUp)]);
+    assert_eq!((table(&f).redeals_left(), table(&f).turns_left()), (2, 0));
+
+    // `f` on Q♥ in column 5 (6♥ Q♥ 9♥): 9♥ goes down beneath it.
+    let f = complete("mo2-turn-down.xpat2");
+    assert_eq!(predicted(2, &[])[4], [22, 46, 34]);
+    assert_eq!(table(&f).columns()[4], [22, 34, 46], "6♥ 9♥ Q♥");
+    assert_eq!(f.moves(), [mv(46, Dest::TurnDown)]);
+
+    let f = complete("mo1-turn-up-redeal.xpat2");
+    assert_eq!(f.moves(), [mv(dealt[0][0], Dest::TurnUp), Move::REDEAL]);
+    let mut turned = dealt.clone();
+    turned[0] = column;
+    assert_eq!(table(&f).columns(), crate::redeal::redeal(&turned, 1));
+}
+
+/// FreeCell 123 with A♦ up, back to a free cell, up again, and back onto
+/// 2♠: the solver's position is the player's exactly (nothing played up
+/// by itself), and the moves are the file's.
+#[test]
+fn freecell_cards_back_from_the_foundation_are_followed() {
+    let f = complete("fc123-foundation-back.xpat2");
+    let Position::Exact(state) = f.position() else {
+        panic!("an exact position");
+    };
+    assert_eq!(state.foundation(), [0; 4]);
+    assert_eq!(state.below(3), 5, "A♦ on 2♠");
+    assert_eq!(state.registers().collect::<Vec<_>>(), [6], "2♥");
+    let (up, cell) = (Dest::Foundation, Dest::Register);
+    let want = [
+        mv(6, cell),
+        mv(3, up),
+        mv(3, cell),
+        mv(3, up),
+        mv(3, Dest::Card(5)),
+    ];
+    assert_eq!(f.moves(), want);
+    // The same moves replay as a file of the complete rules.
+    let deal = Deal::new(f_id("fc", 123)).with_foundation(Foundation::Xpat2);
+    let mut replayed = State::for_replay(&deal);
+    for &m in &want {
+        replayed.try_apply(m).unwrap();
+    }
+    assert_eq!(&replayed, state);
+}
+
+fn f_id(game: &str, seed: u32) -> GameId {
+    GameId {
+        rules: find(game).unwrap(),
+        seed,
+    }
+}
+
+/// A redeal's group that is not xpat2's for the columns on the table, a
+/// save that stops inside one, a third redeal, a second turn, a turn of a
+/// top card: refused by name.
+#[test]
+fn redeals_and_turns_xpat2_would_not_write_are_refused() {
+    let two = read(&fixture("mo1-two-redeals.xpat2")).unwrap().words;
+    let refused = |words: &[u32], played: usize, says: &str| {
+        let bytes = encode("Midnight Oil", 1, words, played);
+        let saved = read(&bytes).unwrap();
+        let e = follow_under(&saved, Foundation::Xpat2)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(says), "{says}: {e}");
+    };
+    let mut wrong = two[..37].to_vec();
+    wrong[5] ^= 1;
+    refused(&wrong, 37, "move 37 of the save (a redeal)");
+    refused(&two[..20], 20, "stop inside its words");
+    let three = [&two[..], &two[..37]].concat();
+    refused(&three, three.len(), "both redeals are done");
+    let turns = [0xfff4_8000, 0xfff4_8003];
+    refused(&turns, 2, "the column's turn is done");
+    // Index 2: column 1's top card.
+    refused(&[0xfff4_8002], 1, "top card");
+    // Not in FreeCell, and not under forced rules.
+    let saved = read(&encode("Free Cell", 1, &[0xfff4_8000], 1)).unwrap();
+    let e = follow_under(&saved, Foundation::Xpat2)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no redeal or turn"), "{e}");
 }
