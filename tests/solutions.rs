@@ -2,6 +2,8 @@
 //! holds it to its row in `solutions/EXPECTED.tsv`: game, file, last line,
 //! exit code, and optionally words the line before the verdict must contain.
 //! A `.sol` file without a row, or a row without its file, fails the test.
+//! Files under `xpat2/` are of xpat2's complete rules (SPEC §10) and are
+//! replayed with `--rules xpat2`.
 //! Files under `free/` are in the free form (SPEC §9) and are replayed with
 //! `--foundation free`; every other file with the default, forced rules.
 
@@ -97,6 +99,9 @@ fn every_solution_file_gets_its_expected_verdict() {
         let mut args = vec![row.game.as_str(), flag, path.to_str().unwrap()];
         if row.file.starts_with("free/") {
             args.extend(["--foundation", "free"]);
+        }
+        if row.file.starts_with("xpat2/") {
+            args.extend(["--rules", "xpat2"]);
         }
         let r = run(args);
         let mut wrong = Vec::new();

@@ -61,6 +61,9 @@ pub struct Table {
     /// Plays every card that can go up by itself once no redeal is left
     /// (a search's positions; see [`Table::play_automatic`]).
     automatic: bool,
+    /// With `automatic`, plays them while a redeal is left too: the quick
+    /// attempt of the search, which proves nothing (`search.rs`).
+    force_up: bool,
 }
 
 impl Table {
@@ -77,6 +80,7 @@ impl Table {
             redeals_left: deal.id.rules.redeals,
             turns_left: deal.id.rules.turns,
             automatic: false,
+            force_up: false,
         };
         for (i, column) in deal.columns.iter().enumerate() {
             for &card in column {
@@ -355,7 +359,7 @@ impl Table {
     /// depends on every card still on the tableau, and no foundation move
     /// is safe to force.
     fn play_automatic(&mut self, mut played: impl FnMut(Card)) {
-        if !self.automatic || self.redeals_left > 0 {
+        if !self.automatic || (self.redeals_left > 0 && !self.force_up) {
             return;
         }
         loop {

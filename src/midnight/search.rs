@@ -4,10 +4,12 @@
 //! a bucket) over a visited set of [`Key`]s, on its own positions, the
 //! [`Table`]s, whose column order the other games' search does not keep.
 //!
-//! Nothing is cut: every move of every position stored is tried, so an
-//! emptied frontier is a proof (`INSOLUBLE`). The search's positions play
-//! cards up by themselves only once no redeal is left, where the proof
-//! in [`Table`] shows it loses nothing; a solution writes those moves out.
+//! A quick attempt plays every card up at once (no proof); then, when it
+//! fails, the complete one, where nothing is cut: every move of every
+//! position stored is tried, so an emptied frontier is a proof
+//! (`INSOLUBLE`). Its positions play cards up by themselves only once no
+//! redeal is left, where the proof in [`Table`] shows it loses nothing; a
+//! solution writes those moves out.
 
 use std::time::Instant;
 
@@ -35,9 +37,20 @@ pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Repor
     search_from(deal, &Table::for_search(deal), limits, progress)
 }
 
+/// The most positions the quick attempt stores before the complete one
+/// starts (see [`search_from`]).
+pub const QUICK_BUDGET: u64 = 1_000_000;
+
 /// Searches for a win from `root`, a position of `deal` (a player's, from
 /// [`Table::searching_from`]): the moves found start there, every
 /// foundation move written out, and `Insoluble` means no win from there.
+///
+/// Two attempts. The quick one plays every card up by itself at once, as
+/// the course's rules do, also while a redeal is left: nearly every deal
+/// is won so, in far fewer positions, since the foundation moves are then
+/// no choice; but keeping a card down can change a redeal, so it proves
+/// nothing. Past [`QUICK_BUDGET`] positions, or when it runs out of moves,
+/// the complete attempt searches the complete rules, nothing cut.
 pub fn search_from(
     deal: &Deal,
     root: &Table,
@@ -46,11 +59,48 @@ pub fn search_from(
 ) -> Report {
     debug_assert!(std::ptr::eq(root.rules(), deal.id.rules), "{}", deal.id);
     let started = Instant::now();
-    let root = root.clone();
-    let mut stats = Stats {
-        attempts: 1,
-        ..Stats::default()
+    let mut stats = Stats::default();
+    let quick = Table {
+        force_up: true,
+        ..root.clone()
     };
+    let budget = limits.max_states.min(QUICK_BUDGET);
+    let first = attempt(&quick, limits, budget, started, &mut progress, &mut stats);
+    let outcome = match first {
+        Outcome::Solved(moves) => Outcome::Solved(written_out_from(&quick, &moves)),
+        Outcome::GaveUp(limit @ (Limit::Time | Limit::Cancelled | Limit::Memory)) => {
+            Outcome::GaveUp(limit)
+        }
+        Outcome::Insoluble | Outcome::GaveUp(_) => {
+            match attempt(
+                root,
+                limits,
+                limits.max_states,
+                started,
+                &mut progress,
+                &mut stats,
+            ) {
+                Outcome::Solved(moves) => Outcome::Solved(written_out_from(root, &moves)),
+                other => other,
+            }
+        }
+    };
+    stats.elapsed = started.elapsed();
+    Report { outcome, stats }
+}
+
+/// One best-first search from `root` storing at most `max_states`
+/// positions; a solution's moves as searched (foundation moves made by
+/// themselves not written). Adds its figures to `stats`.
+fn attempt(
+    root: &Table,
+    limits: &Limits,
+    max_states: u64,
+    started: Instant,
+    progress: &mut Option<Progress>,
+    stats: &mut Stats,
+) -> Outcome {
+    stats.attempts += 1;
     let mut nodes: Vec<Node> = vec![Node {
         parent: u32::MAX,
         mv: Move::REDEAL,
@@ -84,7 +134,7 @@ pub fn search_from(
                 last_report = Instant::now();
                 stats.elapsed = started.elapsed();
                 stats.stored_now = seen.len() as u64;
-                show(&stats);
+                show(stats);
             }
         }
         children.clear();
@@ -102,7 +152,7 @@ pub fn search_from(
             _ => 3,
         });
         for (mv, child) in children.drain(..) {
-            if seen.len() as u64 >= limits.max_states {
+            if seen.len() as u64 >= max_states {
                 break 'search Outcome::GaveUp(Limit::States);
             }
             if seen.try_reserve(1).is_err() || nodes.try_reserve(1).is_err() {
@@ -122,16 +172,11 @@ pub fn search_from(
             buckets[score].push((child_index, child));
         }
     };
-    stats.stored = seen.len() as u64;
-    stats.stored_now = stats.stored;
-    stats.peak_stored = stats.stored;
+    stats.stored += seen.len() as u64;
+    stats.stored_now = seen.len() as u64;
+    stats.peak_stored = stats.peak_stored.max(seen.len() as u64);
     stats.frontier = buckets.iter().map(|b| b.len() as u64).sum();
-    stats.elapsed = started.elapsed();
-    let outcome = match outcome {
-        Outcome::Solved(moves) => Outcome::Solved(written_out_from(&root, &moves)),
-        other => other,
-    };
-    Report { outcome, stats }
+    outcome
 }
 
 /// The moves from the root to the stored position `index`.

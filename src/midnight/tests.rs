@@ -249,3 +249,22 @@ fn searched_solutions_replay_with_every_foundation_move_written() {
         assert!(table.is_won(), "mo.{seed}");
     }
 }
+
+/// The quick attempt proves nothing: a deal it cannot win goes on to the
+/// complete attempt, whose emptied frontier alone says `Insoluble`.
+/// Midnight Oil 1 is lost under the course's rules; with its redeals and
+/// turn taken away both attempts search that game and find no win.
+#[test]
+fn only_the_complete_attempt_says_insoluble() {
+    let d = deal(1);
+    let mut course = Table::for_search(&d);
+    course.redeals_left = 0;
+    course.turns_left = 0;
+    let report = search::search_from(&d, &course, &Limits::default(), None);
+    assert_eq!(report.outcome, Outcome::Insoluble);
+    assert_eq!(report.stats.attempts, 2);
+    // With its redeals it is won, by the quick attempt alone.
+    let report = search(&d, &Limits::default(), None);
+    assert!(matches!(report.outcome, Outcome::Solved(_)));
+    assert_eq!(report.stats.attempts, 1);
+}
