@@ -80,7 +80,7 @@
 //! card is safe (and there no card ever needs to come back: `moves.rs`).
 
 use super::State;
-use crate::cards::{Card, KING, RANK_CARDS, SUIT_CARDS, SUITS, card_of};
+use crate::cards::{CARDS, Card, KING, RANK_CARDS, SUIT_CARDS, SUITS, card_of};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
 
@@ -205,13 +205,27 @@ impl State {
     #[inline]
     pub(super) fn stays_up_safely(&self, card: Card) -> bool {
         let up = up_bits(&self.foundation);
-        hold_set(self.rules.build, card) & !up & !(1u64 << card) == 0
+        hold_sets(self.rules.build)[card as usize] & !up & !(1u64 << card) == 0
     }
+}
+
+/// [`hold_set`] of every card under `build`, worked out once: the
+/// complete rules' search asks for it after every move.
+#[inline]
+fn hold_sets(build: crate::rules::Build) -> &'static [u64; CARDS] {
+    use crate::rules::Build;
+    use std::sync::OnceLock;
+    static TABLES: [OnceLock<[u64; CARDS]>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let i = match build {
+        Build::AlternateColour => 0,
+        Build::SameSuit => 1,
+        Build::AnySuit => 2,
+    };
+    TABLES[i].get_or_init(|| std::array::from_fn(|card| hold_set(build, card as Card)))
 }
 
 /// `H(card)` of the module doc, a bit per card: the cards of `card`'s
 /// suit up to its rank, and every card that hangs from one of them.
-#[inline]
 pub(super) fn hold_set(build: crate::rules::Build, card: Card) -> u64 {
     let suit_upto = (SUIT_CARDS << (card % SUITS as u8)) & ((2u64 << card) - 1);
     let mut held = suit_upto;
