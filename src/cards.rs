@@ -68,6 +68,24 @@ impl fmt::Display for Name {
     }
 }
 
+/// The foundation as a person reads it, each suit's top card or `-`, and
+/// the count: `Foundation:  3♣  ♠ -  A♥  ♦ -   (4 cards)`.
+pub struct FoundationLine(pub [u8; SUITS]);
+
+impl fmt::Display for FoundationLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Foundation:")?;
+        for (s, &n) in self.0.iter().enumerate() {
+            match n {
+                0 => write!(f, "  {} -", SUIT_SYMBOLS[s])?,
+                n => write!(f, "  {}", Name(card_of(n, s as u8)))?,
+            }
+        }
+        let count: u32 = self.0.iter().map(|&n| u32::from(n)).sum();
+        write!(f, "   ({count} cards)")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,7 +16,7 @@ pub mod search;
 
 use std::fmt;
 
-use crate::cards::{CARDS, Card, KING, Name, SUITS, card_of, rank, suit};
+use crate::cards::{CARDS, Card, FoundationLine, KING, Name, SUITS, card_of, rank, suit};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
 use crate::redeal::{self, CARDS_PER_COLUMN};
@@ -479,15 +479,7 @@ impl fmt::Display for Table {
     /// redeals and the turn, then each column from bottom to top, in
     /// order.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const SUIT_NAMES: [&str; SUITS] = ["♣", "♠", "♥", "♦"];
-        write!(f, "Foundation:")?;
-        for (s, &n) in self.foundation.iter().enumerate() {
-            match n {
-                0 => write!(f, "  {} -", SUIT_NAMES[s])?,
-                n => write!(f, "  {}", Name(card_of(n, s as u8)))?,
-            }
-        }
-        writeln!(f, "   ({} cards)", self.score())?;
+        writeln!(f, "{}", FoundationLine(self.foundation))?;
         writeln!(
             f,
             "Redeals left: {}, turns left: {}",

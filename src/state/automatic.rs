@@ -215,7 +215,8 @@ impl State {
 fn hold_sets(build: crate::rules::Build) -> &'static [u64; CARDS] {
     use crate::rules::Build;
     use std::sync::OnceLock;
-    static TABLES: [OnceLock<[u64; CARDS]>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    static TABLES: [OnceLock<[u64; CARDS]>; 3] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     let i = match build {
         Build::AlternateColour => 0,
         Build::SameSuit => 1,

@@ -31,7 +31,7 @@ mod written;
 
 use std::fmt;
 
-use crate::cards::{CARDS, Card, Name, SUITS, card_of, suit};
+use crate::cards::{CARDS, Card, FoundationLine, Name, SUITS, suit};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
 use crate::rules::Rules;
@@ -265,15 +265,7 @@ impl fmt::Display for State {
     /// The position as a person reads it: foundation, registers, then each
     /// column from bottom to top.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const SUIT_NAMES: [&str; SUITS] = ["♣", "♠", "♥", "♦"];
-        write!(f, "Foundation:")?;
-        for (s, &n) in self.foundation.iter().enumerate() {
-            match n {
-                0 => write!(f, "  {} -", SUIT_NAMES[s])?,
-                n => write!(f, "  {}", Name(card_of(n, s as u8)))?,
-            }
-        }
-        writeln!(f, "   ({} cards)", self.score())?;
+        writeln!(f, "{}", FoundationLine(self.foundation))?;
         if self.rules.registers > 0 {
             write!(f, "Registers: ")?;
             for card in self.registers() {

@@ -92,6 +92,15 @@ pub(super) fn with(state: &State, automatic: Automatic) -> State {
 /// Every position a game with automatic moves reaches is one the same game
 /// without them reaches too, so when that one is decided, so is this one.
 pub(super) fn winnable(state: &State, cap: usize) -> Option<bool> {
+    winnable_by(state, cap, |state, f| state.for_each_move(f))
+}
+
+/// [`winnable`] with the moves `moves` gives each position.
+fn winnable_by(
+    state: &State,
+    cap: usize,
+    moves: impl Fn(&State, &mut dyn FnMut(super::Move)),
+) -> Option<bool> {
     let mut seen = FxHashSet::default();
     seen.insert(state.key());
     let mut stack = vec![state.clone()];
@@ -102,7 +111,7 @@ pub(super) fn winnable(state: &State, cap: usize) -> Option<bool> {
         if seen.len() > cap {
             return None;
         }
-        state.for_each_move(|mv| {
+        moves(&state, &mut |mv| {
             let mut child = state.clone();
             child.apply(mv);
             if seen.insert(child.key()) {
@@ -193,23 +202,5 @@ pub(super) fn every_legal_move(state: &State, mut f: impl FnMut(super::Move)) {
 /// [`winnable`] over [`every_legal_move`]: the plain search of the
 /// complete game, with no move left out; it stops at the first win.
 pub(super) fn winnable_by_every_move(state: &State, cap: usize) -> Option<bool> {
-    let mut seen = FxHashSet::default();
-    seen.insert(state.key());
-    let mut stack = vec![state.clone()];
-    while let Some(state) = stack.pop() {
-        if state.is_won() {
-            return Some(true);
-        }
-        if seen.len() > cap {
-            return None;
-        }
-        every_legal_move(&state, |mv| {
-            let mut child = state.clone();
-            child.apply(mv);
-            if seen.insert(child.key()) {
-                stack.push(child);
-            }
-        });
-    }
-    Some(false)
+    winnable_by(state, cap, |state, f| every_legal_move(state, f))
 }
