@@ -8,7 +8,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{Run, TempDir, arg, run, words_on_the_page};
+use common::{Run, TempDir, arg, opened_with, run, words_on_the_page};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -301,15 +301,29 @@ fn saves_with_complete_rules_moves_are_refused_under_other_rules() {
             assert!(r.stderr.contains("--rules xpat2"), "{name}: {}", r.stderr);
         }
     }
-    // The page cannot show these moves yet: refused before anything runs.
-    let page = dir.join("p.html");
-    let more = ["--rules", "xpat2", "--html", arg(&page)];
-    let r = from_save(&fixture("mo1-redeal.xpat2"), "-search", &sol, &more);
-    assert_refused(
-        &r,
-        "'--html' cannot yet show a player's game under '--rules xpat2'",
-    );
-    assert!(!sol.exists() && !page.exists());
+    // The page shows them: the player's moves (a redeal, a card back),
+    // then the solution, every position with its 52 cards and no script
+    // error, the last one the won game.
+    for name in ["mo1-redeal.xpat2", "fc123-foundation-back.xpat2"] {
+        let page = dir.join("p.html");
+        let more = ["--rules", "xpat2", "--html", arg(&page)];
+        let r = from_save(&fixture(name), "-search", &sol, &more);
+        assert_eq!(r.verdict(), ("SUCCES", 0), "{name}: {r:?}");
+        let moves = std::fs::read_to_string(&sol).unwrap().lines().count();
+        let played = r
+            .stdout
+            .split(".html#")
+            .nth(1)
+            .and_then(|t| t.split(' ').next().and_then(|k| k.parse::<usize>().ok()));
+        let played = played.expect("the page opens at the player's position");
+        let fragments = ["".to_string(), format!("#{played}"), "#end".to_string()];
+        let shown = opened_with(&page, &fragments);
+        for (fragment, (_, cards, error)) in fragments.iter().zip(&shown) {
+            assert_eq!((*cards, error.as_str()), (52, "-"), "{name} {fragment}");
+        }
+        assert_eq!(shown[1].0, played.to_string(), "{name}");
+        assert_eq!(shown[2].0, (played + moves).to_string(), "{name}");
+    }
 }
 
 /// Under free rules a player's save without such moves is followed

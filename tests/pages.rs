@@ -5,9 +5,8 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
-use common::{TempDir, arg, run, solutions_dir, words_on_the_page};
+use common::{TempDir, arg, opened_with, run, solutions_dir, words_on_the_page};
 
 /// The lines of stdout before the verdict that name the page.
 fn says_page(stdout: &str, page: &str) -> bool {
@@ -104,37 +103,6 @@ fn a_page_that_cannot_be_written_is_refused_before_the_search() {
         assert!(r.stdout.is_empty(), "{r:?}");
         assert!(!sol.exists());
     }
-}
-
-/// The page's script run in node (`tests/hostile/page_in_node.js`) once
-/// per fragment: (position shown, cards drawn, error or `-`).
-fn opened_with(page: &Path, fragments: &[String]) -> Vec<(String, usize, String)> {
-    let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/page_in_node.js");
-    let out = Command::new("node")
-        .arg(&harness)
-        .arg(page)
-        .args(fragments)
-        .output()
-        .unwrap_or_else(|e| panic!("node cannot start ({e}): apt-get install nodejs"));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let lines: Vec<_> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| {
-            let fields: Vec<&str> = line.splitn(4, '\t').collect();
-            (
-                fields[1].to_string(),
-                fields[2].parse().unwrap(),
-                fields[3].to_string(),
-            )
-        })
-        .collect();
-    assert_eq!(lines.len(), fragments.len());
-    lines
 }
 
 /// The moves of a page in words, in order.

@@ -85,13 +85,6 @@ impl TryFrom<RawArgs> for Options {
                 .map_err(|why| invalid("--rules <RULES>", text, &why))?,
             None => foundation(raw.foundation.as_deref())?,
         };
-        // A save's game is known once it is read, and a player's may hold
-        // redeals, turns and cards back from the foundation.
-        if foundation == Foundation::Xpat2 && matches!(game, Game::Save(_)) && raw.html.is_some() {
-            return Err(UsageError(
-                "'--html' cannot yet show a player's game under '--rules xpat2' (redeals, turns, cards back from the foundation): use it without '--rules xpat2'".into(),
-            ));
-        }
         if raw.optimal && foundation == Foundation::Xpat2 {
             return Err(UsageError(
                 "'--optimal' cannot be used with '--rules xpat2': its lower bound on the moves left counts on cards never coming back from the foundation".into(),

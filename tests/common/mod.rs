@@ -223,3 +223,37 @@ pub fn scratch_device(dir: &Path) -> PathBuf {
     assert_eq!(made, 0, "mknod: {}", std::io::Error::last_os_error());
     path
 }
+
+/// What a page's own script shows when opened with each fragment, as
+/// `tests/hostile/page_in_node.js` runs it in node: (position shown,
+/// cards drawn, error or `-`).
+pub fn opened_with(page: &Path, fragments: &[String]) -> Vec<(String, usize, String)> {
+    let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/page_in_node.js");
+    let out = Command::new("node")
+        .arg(&harness)
+        .arg(page)
+        .args(fragments)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("this test runs the page's script in node, which cannot start ({e}): install it (apt-get install nodejs)")
+        });
+    assert!(
+        out.status.success(),
+        "node: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<(String, usize, String)> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let fields: Vec<&str> = line.splitn(4, '\t').collect();
+            (
+                fields[1].to_string(),
+                fields[2].parse().unwrap(),
+                fields[3].to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(lines.len(), fragments.len(), "one line per fragment");
+    lines
+}

@@ -8,11 +8,12 @@
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::Path;
-use std::process::Command;
 
 use xpat_solver::deal::Deal;
 
-use crate::common::{TempDir, least_memory_to_start, run, run_limited, words_on_the_page};
+use crate::common::{
+    TempDir, least_memory_to_start, opened_with, run, run_limited, words_on_the_page,
+};
 use crate::reading::a_legal_round_trip;
 use crate::{arg, assert_empty, names_in};
 
@@ -94,39 +95,6 @@ fn a_page_of_the_most_moves_is_written_in_a_few_megabytes() {
         moves
     );
     assert_eq!(names_in(dir.path()).len(), 3, "{:?}", names_in(dir.path()));
-}
-
-/// What the page's script shows when opened with a fragment, as
-/// `page_in_node.js` runs it: (position shown, cards drawn, error).
-fn opened_with(page: &Path, fragments: &[String]) -> Vec<(String, usize, String)> {
-    let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/page_in_node.js");
-    let out = Command::new("node")
-        .arg(&harness)
-        .arg(page)
-        .args(fragments)
-        .output()
-        .unwrap_or_else(|e| {
-            panic!("this test runs the page's script in node, which cannot start ({e}): install it (apt-get install nodejs)")
-        });
-    assert!(
-        out.status.success(),
-        "node: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let lines: Vec<(String, usize, String)> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| {
-            let fields: Vec<&str> = line.splitn(4, '\t').collect();
-            (
-                fields[1].to_string(),
-                fields[2].parse().unwrap(),
-                fields[3].to_string(),
-            )
-        })
-        .collect();
-    assert_eq!(lines.len(), fragments.len(), "one line per fragment");
-    lines
 }
 
 /// Any fragment opens a position with its cards and no script error:
