@@ -163,6 +163,33 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     outputs.publish_all()
 }
 
+/// Every temporary file this program makes is named `.xpat-solver-`, 12
+/// random letters or digits, `.tmp`: [`temp_file_named`] makes them, and
+/// [`is_temp_file_name`] tells one (for `survey --resume`, which sweeps
+/// those a killed run left).
+const TEMP_PREFIX: &str = ".xpat-solver-";
+const TEMP_SUFFIX: &str = ".tmp";
+const TEMP_RANDOM_CHARS: usize = 12;
+
+/// A builder of temporary files of our naming.
+pub(crate) fn temp_file_named() -> tempfile::Builder<'static, 'static> {
+    let mut builder = tempfile::Builder::new();
+    builder
+        .prefix(TEMP_PREFIX)
+        .suffix(TEMP_SUFFIX)
+        .rand_bytes(TEMP_RANDOM_CHARS);
+    builder
+}
+
+/// Whether `name` is a temporary file's of our naming.
+pub(crate) fn is_temp_file_name(name: &str) -> bool {
+    name.strip_prefix(TEMP_PREFIX)
+        .and_then(|rest| rest.strip_suffix(TEMP_SUFFIX))
+        .is_some_and(|random| {
+            random.len() == TEMP_RANDOM_CHARS && random.bytes().all(|b| b.is_ascii_alphanumeric())
+        })
+}
+
 /// The system's reason alone for an error of `tempfile`, which names the
 /// temporary file it could not make ("Permission denied (os error 13) at
 /// path \"dir/.xpat-solver-…\""), a name the user never gave.
@@ -186,10 +213,7 @@ fn create_temp(target: &Target) -> Result<NamedTempFile> {
         )
     };
     let mode = target.existing.map_or(NEW_FILE_MODE, |(_, mode)| mode);
-    let temp = tempfile::Builder::new()
-        .prefix(".xpat-solver-")
-        .suffix(".tmp")
-        .rand_bytes(12)
+    let temp = temp_file_named()
         .permissions(Permissions::from_mode(mode))
         .tempfile_in(&target.dir)
         .map_err(fail)?;

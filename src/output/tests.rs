@@ -274,3 +274,18 @@ fn messages_show_a_path_on_one_line_escaped() {
     assert!(err.contains("new\\nline\\u{1b}[31m"), "{err}");
     let _: PathBuf = odd;
 }
+
+#[test]
+fn only_our_own_temporary_names_are_ours() {
+    assert!(is_temp_file_name(".xpat-solver-AbCdEf012345.tmp"));
+    for name in [
+        ".xpat-solver-AbCdEf01234.tmp",
+        ".xpat-solver-AbCdEf0123456.tmp",
+        ".xpat-solver-AbCdEf01234-.tmp",
+        "xpat-solver-AbCdEf012345.tmp",
+        ".xpat-solver-AbCdEf012345",
+        "FreeCell.1.sol",
+    ] {
+        assert!(!is_temp_file_name(name), "{name}");
+    }
+}

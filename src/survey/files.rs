@@ -11,8 +11,9 @@
 //!
 //! `--resume` also sweeps DIR of the temporary files a killed run left
 //! (`kill -9`, a power cut): files of our own naming only (see
-//! [`is_ours`]), and only those over a minute old, since another survey
-//! or `-search` writing to the same directory holds its own for
+//! [`crate::output::is_temp_file_name`]), and only those over a minute
+//! old, since another survey or `-search` writing to the same directory
+//! holds its own for
 //! milliseconds, and removing one of those would fail its rename.
 
 use std::fs;
@@ -26,12 +27,6 @@ use crate::rules::GameId;
 
 use super::args::Plan;
 use super::say::shown;
-
-/// The prefix and suffix of every temporary file `crate::output` makes
-/// (and of the probe below), around [`RANDOM_CHARS`] random characters.
-const TEMP_PREFIX: &str = ".xpat-solver-";
-const TEMP_SUFFIX: &str = ".tmp";
-const RANDOM_CHARS: usize = 12;
 
 /// How old a temporary file must be for `--resume` to take it as left by
 /// a killed run: its writer renames or removes it within milliseconds.
@@ -64,16 +59,6 @@ fn written_as(name: &str, plan: &Plan) -> Option<GameId> {
     })
 }
 
-/// Whether `name` is one of our temporary files' (`crate::output`'s
-/// naming: `.xpat-solver-` and 12 random letters or digits, `.tmp`).
-pub fn is_ours(name: &str) -> bool {
-    name.strip_prefix(TEMP_PREFIX)
-        .and_then(|rest| rest.strip_suffix(TEMP_SUFFIX))
-        .is_some_and(|random| {
-            random.len() == RANDOM_CHARS && random.bytes().all(|b| b.is_ascii_alphanumeric())
-        })
-}
-
 /// Makes the solutions' directory ready before the rows' file is opened:
 /// created when missing, and shown writable by a file made and removed in
 /// it. A bad one is then refused at once, exit 3 and nothing written,
@@ -91,11 +76,7 @@ pub fn prepare_solutions(dir: &Path) -> Result<bool, String> {
     };
     // Named as the outputs' temporary files, so a probe left by a kill
     // is swept by the next --resume as they are.
-    let probe = tempfile::Builder::new()
-        .prefix(TEMP_PREFIX)
-        .suffix(TEMP_SUFFIX)
-        .rand_bytes(RANDOM_CHARS)
-        .tempfile_in(dir);
+    let probe = crate::output::temp_file_named().tempfile_in(dir);
     if let Err(e) = probe {
         if made {
             let _ = fs::remove_dir(dir);
@@ -193,7 +174,7 @@ pub fn check_solutions_dir(dir: &Path, plan: &Plan) -> Result<Stale, String> {
                 return Err(refuse(id, &path));
             }
         } else if plan.resume
-            && is_ours(name)
+            && crate::output::is_temp_file_name(name)
             && kind.is_file()
             && !same_inode
             && entry
@@ -213,21 +194,6 @@ pub fn check_solutions_dir(dir: &Path, plan: &Plan) -> Result<Stale, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn only_our_own_temporary_names_are_ours() {
-        assert!(is_ours(".xpat-solver-AbCdEf012345.tmp"));
-        for name in [
-            ".xpat-solver-AbCdEf01234.tmp",
-            ".xpat-solver-AbCdEf0123456.tmp",
-            ".xpat-solver-AbCdEf01234-.tmp",
-            "xpat-solver-AbCdEf012345.tmp",
-            ".xpat-solver-AbCdEf012345",
-            "FreeCell.1.sol",
-        ] {
-            assert!(!is_ours(name), "{name}");
-        }
-    }
 
     #[test]
     fn the_names_a_survey_writes() {
