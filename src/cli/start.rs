@@ -127,12 +127,7 @@ impl Start {
             None if midnight::plays(&self.deal) => Position::Table(Table::for_replay(&self.deal)),
             None => Position::Exact(State::for_replay(&self.deal)),
         };
-        match position {
-            Position::Normalized(state) | Position::Exact(state) => {
-                crate::check::replay_lines(state, lines)
-            }
-            Position::Table(table) => crate::check::replay_lines(table, lines),
-        }
+        crate::check::replay_lines(position, lines)
     }
 
     /// The solver's moves from the deal to [`Start::root`].

@@ -32,6 +32,35 @@ pub enum Position {
     Table(Table),
 }
 
+impl Position {
+    /// The position as a file's replay reads it.
+    fn replayed(&self) -> &dyn check::Replayed {
+        match self {
+            Position::Normalized(state) | Position::Exact(state) => state,
+            Position::Table(table) => table,
+        }
+    }
+}
+
+/// A file from the player's position replays on whichever position it is.
+impl check::Replayed for Position {
+    fn try_apply(&mut self, mv: Move) -> Result<(), crate::state::Illegal> {
+        match self {
+            Position::Normalized(state) | Position::Exact(state) => state.try_apply(mv),
+            Position::Table(table) => table.try_apply(mv),
+        }
+    }
+    fn is_won(&self) -> bool {
+        self.replayed().is_won()
+    }
+    fn score(&self) -> u8 {
+        self.replayed().score()
+    }
+    fn rules(&self) -> &'static Rules {
+        self.replayed().rules()
+    }
+}
+
 /// The player's position and the solver's, move by move.
 #[derive(Debug)]
 pub struct Follower {
@@ -92,20 +121,12 @@ impl Follower {
 
     /// Cards on the foundation.
     pub fn score(&self) -> u8 {
-        match &self.position {
-            Position::Normalized(state) | Position::Exact(state) => state.score(),
-            Position::Table(table) => table.score(),
-        }
+        check::Replayed::score(&self.position)
     }
 
     /// Replays `moves` from the solver's position, as a file from there.
     pub fn replay(&self, moves: &[Move]) -> Verdict {
-        match &self.position {
-            Position::Normalized(state) | Position::Exact(state) => {
-                check::replay_moves_from(state.clone(), moves)
-            }
-            Position::Table(table) => check::replay_moves_from(table.clone(), moves),
-        }
+        check::replay_moves_from(self.position.clone(), moves)
     }
 
     /// The player's position, exactly as xpat2 holds it.
