@@ -53,6 +53,27 @@ impl Build {
         }
     }
 
+    /// The cards (a bit per card) that at least one card of `cards` may lie
+    /// on under this rule: [`Build::children_of`] the other way round.
+    #[inline]
+    pub fn parents_of(self, cards: u64) -> u64 {
+        // A card's possible parents are the four bits one rank group up;
+        // Kings' would be past the pack and are cut off.
+        let parents = match self {
+            Build::SameSuit => cards << 4,
+            Build::AnySuit => {
+                let any = (cards | cards >> 1 | cards >> 2 | cards >> 3) & SUIT_CARDS;
+                (any * 0xF) << 4
+            }
+            Build::AlternateColour => {
+                let black = (cards | cards >> 1) & SUIT_CARDS;
+                let red = (cards >> 2 | cards >> 3) & SUIT_CARDS;
+                ((black * 0xC) | (red * 0x3)) << 4
+            }
+        };
+        parents & ((1u64 << 52) - 1)
+    }
+
     /// Words for messages: what the rule asks of the card below.
     pub fn describe(self) -> &'static str {
         match self {
@@ -321,6 +342,13 @@ mod tests {
             assert_eq!(build.children_of(every_card), all, "{build:?}");
             // Kings lie on nothing.
             assert_eq!(all & (0xF << 48), 0);
+            // And the other way round: the cards a card may lie on.
+            for card in 0..52u8 {
+                let expected = (0..52u8)
+                    .filter(|&onto| build.allows(card, onto))
+                    .fold(0u64, |m, onto| m | 1 << onto);
+                assert_eq!(build.parents_of(1 << card), expected, "{build:?} {card}");
+            }
         }
     }
 

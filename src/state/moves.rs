@@ -6,7 +6,7 @@ use std::fmt;
 use super::automatic::Automatic;
 use super::bits::{card_bits, top_bits};
 use super::{FLOOR, FOUNDATION, REGISTER, State};
-use crate::cards::{Card, KING, RANK_CARDS, SUIT_CARDS, card_of, rank, suit};
+use crate::cards::{Card, KING, SUIT_CARDS, card_of, rank, suit};
 use crate::rules::{Build, EmptyColumn};
 
 /// Where a move puts its card: SPEC §6's three kinds of destination, and
@@ -275,17 +275,12 @@ impl State {
             let card = movable.trailing_zeros() as Card;
             movable &= movable - 1;
             let below = self.below[card as usize];
-            if rank(card) < KING {
-                // The four cards one rank higher, those that are tops.
-                let mut targets = tops & (RANK_CARDS << card_of(rank(card) + 1, 0));
-                while targets != 0 {
-                    let onto = targets.trailing_zeros() as Card;
-                    targets &= targets - 1;
-                    if rules.build.allows(card, onto) {
-                        let dest = Dest::Card(onto);
-                        f(Move { card, dest });
-                    }
-                }
+            let mut targets = tops & rules.build.parents_of(1 << card);
+            while targets != 0 {
+                let onto = targets.trailing_zeros() as Card;
+                targets &= targets - 1;
+                let dest = Dest::Card(onto);
+                f(Move { card, dest });
             }
             if self.empty_columns > 0 && below != FLOOR && rules.empty_column.accepts(card) {
                 let dest = Dest::EmptyColumn;
@@ -354,15 +349,13 @@ impl State {
             if hosts_pile == 0 {
                 continue;
             }
-            if rank(card) < KING {
-                let mut targets = tops & (RANK_CARDS << card_of(rank(card) + 1, 0));
-                while targets != 0 {
-                    let onto = targets.trailing_zeros() as Card;
-                    targets &= targets - 1;
-                    if build.allows(card, onto) && hosts_pile & !(1u64 << onto) != 0 {
-                        let dest = Dest::Card(onto);
-                        f(Move { card, dest });
-                    }
+            let mut targets = tops & build.parents_of(1 << card);
+            while targets != 0 {
+                let onto = targets.trailing_zeros() as Card;
+                targets &= targets - 1;
+                if hosts_pile & !(1u64 << onto) != 0 {
+                    let dest = Dest::Card(onto);
+                    f(Move { card, dest });
                 }
             }
             if self.empty_columns > 0 && self.rules.empty_column.accepts(card) {
