@@ -296,15 +296,18 @@ impl Table {
         if !self.automatic || (self.redeals_left > 0 && !self.force_up) {
             return;
         }
+        // The tops change only when a card goes up.
+        let mut tops = self.top_bits();
         loop {
             let mut any = false;
             for s in 0..SUITS as u8 {
                 let height = self.foundation[s as usize];
                 if height < KING {
                     let next = card_of(height + 1, s);
-                    if self.top_bits() & 1 << next != 0 {
+                    if tops & 1 << next != 0 {
                         self.play_up(next);
                         played(next);
+                        tops = self.top_bits();
                         any = true;
                     }
                 }
