@@ -26,13 +26,9 @@ pub fn written_out(deal: &Deal, moves: &[Move]) -> Vec<Move> {
 /// let it go). A forced solution so written is a free solution.
 pub fn free_form(deal: &Deal, moves: &[Move]) -> Vec<Move> {
     let mut up: Vec<Card> = Vec::new();
-    let mut state = State::new_telling(deal, |card| up.push(card));
-    let mut written: Vec<Move> = up.drain(..).map(goes_up).collect();
-    for &mv in moves {
-        written.push(mv);
-        state.apply_telling(mv, |card| up.push(card));
-        written.extend(up.drain(..).map(goes_up));
-    }
+    let root = State::new_telling(deal, |card| up.push(card));
+    let mut written: Vec<Move> = up.into_iter().map(goes_up).collect();
+    written.extend(written_out_from(&root, moves));
     written
 }
 
