@@ -5,9 +5,11 @@
 //! move.
 
 use super::automatic::{Automatic, hold_set};
-use super::testing::{complete, small, variant, walk_from, winnable, winnable_by_every_move, with};
+use super::testing::{
+    complete, each_next_card, small, variant, walk_from, winnable, winnable_by_every_move,
+};
 use super::{FOUNDATION, State};
-use crate::cards::{CARDS, Card, KING, SUITS, card_of, rank};
+use crate::cards::{CARDS, Card, SUITS, rank, suit};
 use crate::rules::Build;
 
 const CAP: usize = 60_000;
@@ -163,30 +165,23 @@ fn the_return_safe_rule_is_its_closed_form() {
             Automatic::Nothing,
         );
         let (mut safe, mut unsafe_) = (0, 0);
-        for heights in 0..14u32.pow(4) {
-            let h = [0, 1, 2, 3].map(|s| (heights / 14u32.pow(s) % 14) as u8);
-            state.foundation = h;
-            for s in 0..SUITS as u8 {
-                if h[s as usize] == KING {
-                    continue;
-                }
-                let card = card_of(h[s as usize] + 1, s);
-                let r = rank(card) as i32;
-                let holds = |t: u8, at_least: i32| h[t as usize] as i32 >= at_least;
-                let red = |t: u8| crate::cards::is_red(t);
-                let want = match build {
-                    Build::AlternateColour => (0..4u8).all(|t| {
-                        t == s
-                            || (red(t) != red(s) && holds(t, r - 1))
-                            || (red(t) == red(s) && holds(t, r - 2))
-                    }),
-                    Build::AnySuit => (0..4u8).all(|t| t == s || holds(t, r - 1)),
-                    Build::SameSuit => true,
-                };
-                assert_eq!(state.stays_up_safely(card), want, "{game} {h:?} {card}");
-                if want { safe += 1 } else { unsafe_ += 1 }
-            }
-        }
+        each_next_card(&mut state, |state, h, card| {
+            let s = suit(card);
+            let r = rank(card) as i32;
+            let holds = |t: u8, at_least: i32| h[t as usize] as i32 >= at_least;
+            let red = |t: u8| crate::cards::is_red(t);
+            let want = match build {
+                Build::AlternateColour => (0..4u8).all(|t| {
+                    t == s
+                        || (red(t) != red(s) && holds(t, r - 1))
+                        || (red(t) == red(s) && holds(t, r - 2))
+                }),
+                Build::AnySuit => (0..4u8).all(|t| t == s || holds(t, r - 1)),
+                Build::SameSuit => true,
+            };
+            assert_eq!(state.stays_up_safely(card), want, "{game} {h:?} {card}");
+            if want { safe += 1 } else { unsafe_ += 1 }
+        });
         assert!(
             safe > 0 && (build == Build::SameSuit || unsafe_ > 0),
             "{game}"
@@ -222,5 +217,4 @@ fn same_suit_games_never_bring_a_card_back() {
         });
     }
     assert!(looked > 100);
-    let _ = with;
 }

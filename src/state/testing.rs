@@ -163,6 +163,20 @@ pub(super) fn variant(game: &str, registers: usize) -> &'static Rules {
     }))
 }
 
+/// Calls `f` with `state` under every foundation (every count of each
+/// suit, 0 to 13) and each suit's next card there (none past a King).
+pub(super) fn each_next_card(state: &mut State, mut f: impl FnMut(&State, [u8; SUITS], Card)) {
+    for heights in 0..14u32.pow(4) {
+        let h = [0, 1, 2, 3].map(|s| (heights / 14u32.pow(s) % 14) as u8);
+        state.foundation = h;
+        for s in 0..SUITS as u8 {
+            if h[s as usize] < KING {
+                f(state, h, card_of(h[s as usize] + 1, s));
+            }
+        }
+    }
+}
+
 /// `state` under xpat2's complete rules (SPEC §10): a foundation's top
 /// card may come back, and `automatic`'s foundation moves play by
 /// themselves from now on.
