@@ -205,18 +205,7 @@ fn a_midnight_oil_page_of_the_complete_rules_shows_its_redeals_and_turns() {
 fn a_midnight_oil_page_says_a_turn_down_and_both_redeals() {
     let dir = TempDir::new("page-mo3-xpat2");
     let page = dir.join("mo3.html");
-    let file = fixture("mo3-xpat2.sol");
-    let r = run([
-        "mo.3",
-        "-check",
-        arg(&file),
-        "--rules",
-        "xpat2",
-        "--html",
-        arg(&page),
-    ]);
-    assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
-    let html = std::fs::read_to_string(&page).unwrap();
+    let html = checked_page("mo.3", "mo3-xpat2.sol", &page);
     let said = words(&html);
     // Lines 20 (42 D: J♥, under 9♥ then), 21 and 25 (R).
     assert_eq!(said[19], "9♥ turned down beneath J♥");
@@ -224,6 +213,23 @@ fn a_midnight_oil_page_says_a_turn_down_and_both_redeals() {
     assert_eq!(said[24], "the columns dealt again (2nd redeal of 2)");
     assert!(html.contains("\"redealAt\":[21,25],\"turnAt\":[20]"));
     opens_cleanly(&page, &[19, 20, 21, 24, 25, said.len()]);
+}
+
+/// The page `-check --rules xpat2 --html page` writes of the fixture
+/// `name` of `game`, which it must win.
+fn checked_page(game: &str, name: &str, page: &Path) -> String {
+    let file = fixture(name);
+    let r = run([
+        game,
+        "-check",
+        arg(&file),
+        "--rules",
+        "xpat2",
+        "--html",
+        arg(page),
+    ]);
+    assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
+    std::fs::read_to_string(page).unwrap()
 }
 
 /// A file of `tests/fixtures/pages/`.
@@ -240,18 +246,7 @@ fn fixture(name: &str) -> std::path::PathBuf {
 fn a_freecell_page_shows_cards_back_from_the_foundation() {
     let dir = TempDir::new("page-fc-back");
     let page = dir.join("fc1.html");
-    let file = fixture("fc1-xpat2-back.sol");
-    let r = run([
-        "fc.1",
-        "-check",
-        arg(&file),
-        "--rules",
-        "xpat2",
-        "--html",
-        arg(&page),
-    ]);
-    assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
-    let html = std::fs::read_to_string(&page).unwrap();
+    let html = checked_page("fc.1", "fc1-xpat2-back.sol", &page);
     assert_self_contained(&html, "FreeCell 1");
     let said = words(&html);
     let back: Vec<(usize, &str)> = said
@@ -271,6 +266,7 @@ fn a_freecell_page_shows_cards_back_from_the_foundation() {
     assert!(html.contains("\"table\":null"));
     opens_cleanly(&page, &[6, 7, 8, 11, 16, said.len()]);
     // Under the course's rules the same file stops at the first card back.
+    let file = fixture("fc1-xpat2-back.sol");
     let r = run(["fc.1", "-check", arg(&file), "--rules", "free"]);
     assert_eq!(r.verdict(), ("ECHEC 7", 1), "{r:?}");
 }
