@@ -29,6 +29,7 @@
 
 mod attempt;
 mod beam;
+mod complete_rules;
 mod frontier;
 #[cfg(test)]
 mod length_tests;
@@ -255,6 +256,23 @@ pub struct Stats {
     pub attempts: u32,
 }
 
+impl Stats {
+    /// The figures of two searches of one deal, `later` run after `self`
+    /// (or under way): counts added, the current ones `later`'s.
+    pub fn followed_by(&self, later: &Stats) -> Stats {
+        Stats {
+            stored: self.stored + later.stored,
+            stored_now: later.stored_now,
+            peak_stored: self.peak_stored.max(later.peak_stored),
+            expanded: self.expanded + later.expanded,
+            frontier: later.frontier,
+            best_score: self.best_score.max(later.best_score),
+            elapsed: self.elapsed + later.elapsed,
+            attempts: self.attempts + later.attempts,
+        }
+    }
+}
+
 /// The result of [`search`].
 #[derive(Clone, Debug)]
 pub struct Report {
@@ -270,7 +288,11 @@ pub type Progress<'a> = &'a mut dyn FnMut(&Stats);
 /// foundation rule. Under free rules the positions searched play the
 /// foundation moves proven safe by themselves (`state/automatic.rs`), so
 /// an exhaustive search is still a proof; the solution writes them out.
+/// Under xpat2's complete rules, free rules first ([`complete_rules`]).
 pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Report {
+    if deal.foundation == Foundation::Xpat2 && deal.id.rules.returns_from_foundation {
+        return complete_rules::search(deal, limits, progress);
+    }
     search_from(deal, &State::new(deal), limits, progress)
 }
 
