@@ -62,14 +62,15 @@ pub(super) fn run_if_asked(args: &[OsString]) -> Option<u8> {
 }
 
 /// The whole program as one clap command: the single-deal command with
-/// `survey`, `completions` and `manpage` as its subcommands.
+/// `survey`, `completions` and `manpage` as its subcommands. Each keeps
+/// its own options, and no more: `survey --version` is not an option, so
+/// the version is not propagated, and no `help` subcommand is added.
 pub(super) fn whole() -> Command {
     args::command()
         .subcommand(crate::survey::args::command().name("survey"))
         .subcommand(completions_command())
         .subcommand(manpage_command())
         .disable_help_subcommand(true)
-        .propagate_version(true)
 }
 
 fn completions_command() -> Command {
@@ -296,6 +297,7 @@ mod tests {
             let title = format!("\n.TH xpat-solver-{} 1 ", command.get_name());
             assert!(page.contains(&title), "{title}");
             assert!(page.contains(".SH OPTIONS\n"), "{title}");
+            assert!(!page.contains("\\-\\-version"), "{title}: no such option");
         }
     }
 
