@@ -114,7 +114,7 @@ pub(super) enum Stop {
 /// The command with what `--help` computes: the games from the rules'
 /// table, the default state limit from the search's (from this machine's
 /// free memory, so the help says how it was found).
-fn command() -> Command {
+pub(super) fn command() -> Command {
     let max_states = Limits::default().max_states;
     RawArgs::command()
         .override_usage(help::USAGE_FORMS)
@@ -176,7 +176,10 @@ pub(super) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<RawArgs,
 /// options' check says what is wrong with it, instead of clap taking it
 /// for an unknown flag; another option in its place (`-search -timeout 5`)
 /// is left for clap to say the value is missing.
-fn normalize_dashes(command: &Command, args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+pub(super) fn normalize_dashes(
+    command: &Command,
+    args: impl IntoIterator<Item = OsString>,
+) -> Vec<OsString> {
     let mut args = args.into_iter();
     let mut out: Vec<OsString> = args.next().into_iter().collect(); // the program
     let mut expecting = false;
@@ -240,7 +243,7 @@ fn one_dash_to_two(arg: &OsStr) -> OsString {
 /// usage block, so a script's log shows the whole reason on the line it
 /// greps. Clap's tip to write a value after `--` is dropped: that makes it
 /// the deal's name here, never an option's value.
-fn one_line(rendered: &str) -> String {
+pub(super) fn one_line(rendered: &str) -> String {
     let mut parts: Vec<String> = Vec::new();
     for line in rendered.lines() {
         let line = line.trim();

@@ -59,9 +59,24 @@ move; not in Midnight Oil), and in Midnight Oil two redeals (a line R) and
 one turn of a column: CARD U (the buried CARD comes up to its column's top)
 or CARD D (the column's top card goes down beneath the buried CARD).";
 
+const OTHER_COMMANDS: &str = "\
+Other commands:
+  xpat-solver survey GAMES SEEDS ...          many deals at once, a summary per game
+                                              (xpat-solver survey --help)
+  xpat-solver completions SHELL               the completion script of bash, zsh, fish,
+                                              elvish or powershell, on stdout
+  xpat-solver manpage [COMMAND] [--out FILE]  the manual page (roff), on stdout";
+
 /// Everything after the options, in the order a newcomer reads it.
 pub(super) fn after_help() -> String {
-    [&games(), EXIT_CODES, EXAMPLES, SOLUTION_FILES].join("\n\n")
+    [
+        &games(),
+        EXIT_CODES,
+        EXAMPLES,
+        SOLUTION_FILES,
+        OTHER_COMMANDS,
+    ]
+    .join("\n\n")
 }
 
 /// One line per row of [`GAMES`]: name, alias, columns, free cells.

@@ -25,6 +25,7 @@ macro_rules! say {
 }
 
 mod args;
+mod completions;
 mod export;
 mod files;
 mod help;
@@ -53,8 +54,12 @@ pub const EXIT_USAGE: u8 = 3;
 
 /// Reads the command line (program name first) into [`Options`]. `Err`
 /// carries the exit code once there is nothing left to run: 0 after the
-/// help or the version, 3 after a usage error said in one line on stderr.
+/// help, the version, `completions` or `manpage`, 3 after a usage error said in one line on stderr.
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Options, u8> {
+    let args: Vec<OsString> = args.into_iter().collect();
+    if let Some(code) = completions::run_if_asked(&args) {
+        return Err(code);
+    }
     let raw = match args::parse(args) {
         Ok(raw) => raw,
         Err(args::Stop::Asked(help)) => return Err(print_asked(&help)),

@@ -145,6 +145,12 @@ struct Cli {
     summary: Option<Vec<PathBuf>>,
 }
 
+/// The survey's command line as clap defines it, for the completion
+/// scripts and the manual pages (`xpat-solver completions`, `manpage`).
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
+}
+
 /// The rules a survey searches under: the `--foundation` or `--rules`
 /// word, which is also what its file records (the `rules` column) and is
 /// compared by, so that a new rule set is one more variant and its name.
