@@ -28,4 +28,3 @@ pub mod solution;
 pub mod state;
 pub mod survey;
 pub mod xpat2;
-pub mod xpat2_load;

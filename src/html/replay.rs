@@ -28,7 +28,6 @@ use crate::midnight::{self, Table};
 use crate::rules::Rules;
 use crate::state::{Dest, Move, State};
 use crate::xpat2::{Board, words_on};
-use crate::xpat2_load::pile_of;
 
 use super::words::{back_in_words, in_words};
 
@@ -235,7 +234,7 @@ impl Piles {
 /// Plays one xpat2 move word on the board; the step it makes.
 fn play(board: &mut Board, word: u32) -> Step {
     let (src, to) = ((word & 0x1FF) as usize, ((word >> 9) & 0x7F) as usize);
-    let from = pile_of(board, src);
+    let from = board.pile_of(src);
     let card = board.pile(from)[src - board.first(from)];
     board.move_card(src, to);
     Step { card, from, to }

@@ -1,24 +1,19 @@
-//! xpat2 save files (`../shared/XPAT2-SAVE.md`): a solution written so the
-//! real xpat2 loads it and steps through it with Redo, or opens on the won
-//! game with Replay available.
+//! Writing a save: a solution laid out so the real xpat2 loads it and
+//! steps through it with Redo, or opens on the won game with Replay
+//! available.
 //!
 //! xpat2 keeps every card in one array, pile after pile (foundations,
 //! columns, free cells, an empty deck), and records a move as the array
-//! index of the card and the pile it goes to; [`board`] simulates that
-//! array to turn a solution into those words. This module lays the words
-//! out behind the file's header.
-
-mod board;
-mod continuation;
-pub(crate) use board::{Board, words_on};
-pub use continuation::{continuation, export_continuation};
-#[cfg(test)]
-mod oracle;
+//! index of the card and the pile it goes to; [`board`](super::board)
+//! simulates that array to turn a solution into those words. This file
+//! lays the words out behind the file's header.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
+use super::board;
+use super::{At, HEADER_BYTES, HEADER_INTS, MAGIC, NAME_BYTES, slot};
 use crate::check::{self, Verdict};
 use crate::deal::Deal;
 use crate::midnight::{self, Table};
@@ -27,50 +22,10 @@ use crate::rules::GameId;
 use crate::solution;
 use crate::state::Move;
 
-/// Where the saved game opens in xpat2.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum At {
-    /// On the deal, every move ready for Redo.
-    Start,
-    /// On the won position, every move replayed (Replay shows them again).
-    End,
-}
-
-/// xpat2's magic number, in header slot [`slot::MAGIC`].
-pub const MAGIC: i32 = 0x741a;
-/// Bytes of the rule name at the head of the file.
-const NAME_BYTES: usize = 32;
-/// Integers of the header after the name.
-const HEADER_INTS: usize = 32;
-/// Where the move words start.
-const HEADER_BYTES: usize = NAME_BYTES + 4 * HEADER_INTS;
 /// Move words are padded with zero words to a multiple of this.
 const WORD_BLOCK: usize = 16;
 /// What a header slot holds when xpat2 gives it no meaning.
 const UNUSED: i32 = -1;
-
-/// The header's integer slots that mean something (XPAT2-SAVE.md
-/// "Layout"); every other slot holds [`UNUSED`].
-mod slot {
-    /// The seed of the deal.
-    pub const SEED: usize = 8;
-    /// How many move words the file records.
-    pub const MOVES: usize = 9;
-    /// How many of them xpat2 replays on loading.
-    pub const REPLAYED: usize = 10;
-    /// How many times the player cheated.
-    pub const CHEATS: usize = 11;
-    /// 1 when the game is finished.
-    pub const FINISHED: usize = 12;
-    /// xpat2's counters, all 0 in a fresh save.
-    pub const COUNTERS: [usize; 4] = [13, 14, 16, 17];
-    /// `counter[1]`: Midnight Oil's redeals made.
-    pub const REDEALS: usize = 13;
-    /// `counter[3]`: Midnight Oil's turns made.
-    pub const TURNS: usize = 16;
-    /// Where [`MAGIC`](super::MAGIC) goes.
-    pub const MAGIC: usize = 15;
-}
 
 /// The save file's bytes for a solution. Nothing is produced unless the
 /// moves replay to the won position.
@@ -127,7 +82,7 @@ fn header(id: GameId, words: &[u32], replayed: usize) -> [i32; HEADER_INTS] {
 
 /// Name, header and words, big-endian (XPAT2-SAVE.md "Layout"); xpat2
 /// plays the first `replayed` words on loading.
-fn encode(id: GameId, words: &[u32], replayed: usize) -> Vec<u8> {
+pub(super) fn encode(id: GameId, words: &[u32], replayed: usize) -> Vec<u8> {
     let padded = words.len().div_ceil(WORD_BLOCK) * WORD_BLOCK;
     let mut bytes = Vec::with_capacity(HEADER_BYTES + 4 * padded);
     bytes.extend_from_slice(id.rules.xpat2_name.as_bytes());
@@ -163,7 +118,7 @@ pub fn export(deal: &Deal, moves: &[Move], at: At, path: &Path) -> Result<PathBu
 
 /// Writes a save's bytes to `path`, or to xpat2's own file name inside it
 /// when `path` is a directory, atomically; returns the path written.
-fn write(id: GameId, bytes: &[u8], path: &Path) -> Result<PathBuf> {
+pub(super) fn write(id: GameId, bytes: &[u8], path: &Path) -> Result<PathBuf> {
     let target = target(id, path);
     solution::write_atomically(&target, bytes)?;
     Ok(target)
@@ -181,7 +136,7 @@ pub fn target(id: GameId, path: &Path) -> PathBuf {
 
 #[cfg(test)]
 mod tests {
-    use super::oracle::{be, solve};
+    use super::super::oracle::{be, solve};
     use super::*;
     use crate::deal::test_deal as deal;
     use crate::rules::find;

@@ -8,15 +8,14 @@
 //! trustworthy. Midnight Oil under the complete rules, its redeals and its
 //! turn are followed in `special.rs`.
 
-use crate::cards::{CARDS, Card, KING, Name, SUITS, card_of};
+use super::words::to_where;
+use crate::cards::{CARDS, Card, Name, SUITS};
 use crate::check::{self, Verdict};
 use crate::deal::Deal;
 use crate::midnight::{self, Table};
 use crate::rules::{EmptyColumn, Rules};
 use crate::state::{Dest, FOUNDATION, Move, State};
 use crate::xpat2::Board;
-
-const SUIT_SYMBOLS: [&str; SUITS] = ["♣", "♠", "♥", "♦"];
 
 /// The solver's position beside the player's, under the deal's rules.
 #[derive(Clone, Debug)]
@@ -136,11 +135,11 @@ impl Follower {
 
     /// Whether the solver's position is the player's exactly (free and
     /// complete rules), not normalized.
-    fn exact(&self) -> bool {
+    pub(super) fn exact(&self) -> bool {
         !matches!(self.position, Position::Normalized(_))
     }
 
-    fn state_mut(&mut self) -> &mut State {
+    pub(super) fn state_mut(&mut self) -> &mut State {
         match &mut self.position {
             Position::Normalized(state) | Position::Exact(state) => state,
             Position::Table(_) => unreachable!("Midnight Oil's complete rules: special.rs"),
@@ -165,7 +164,7 @@ impl Follower {
                 ),
             ));
         }
-        let src_pile = pile_of(&self.board, src);
+        let src_pile = self.board.pile_of(src);
         let block = self.board.pile(src_pile)[src - self.board.first(src_pile)..].to_vec();
         let onto = self.board.pile(dst).last().copied();
         let what = self.describe(&block, src_pile, dst, onto);
@@ -340,143 +339,8 @@ impl Follower {
         Ok(())
     }
 
-    /// `Ok` when the player's position (normalized under forced rules) is
-    /// the solver's.
-    pub(super) fn same_position(&self) -> Result<(), String> {
-        let state = match &self.position {
-            Position::Normalized(state) | Position::Exact(state) => state,
-            Position::Table(table) => return self.same_table(table),
-        };
-        let rules = self.rules;
-        let mut columns: Vec<Vec<Card>> = (0..rules.columns)
-            .map(|i| self.board.pile(self.board.column_pile(i)).to_vec())
-            .collect();
-        let mut cells: Vec<Card> = (0..rules.registers)
-            .flat_map(|i| self.board.pile(self.board.cell_pile(i)).to_vec())
-            .collect();
-        let mut foundation = [0u8; SUITS];
-        for (s, height) in foundation.iter_mut().enumerate() {
-            *height = self.board.pile(s).len() as u8;
-        }
-        if !self.exact() {
-            normalize(&mut columns, &mut cells, &mut foundation);
-        }
-        columns.retain(|c| !c.is_empty());
-        columns.sort();
-        cells.sort();
-        let mut solver_columns = state.columns();
-        solver_columns.sort();
-        let solver_cells: Vec<Card> = state.registers().collect();
-        if foundation != state.foundation() {
-            return Err(format!(
-                "the foundation would hold {foundation:?} cards per suit for the player, {:?} for the solver",
-                state.foundation()
-            ));
-        }
-        if cells != solver_cells || columns != solver_columns {
-            return Err(
-                "the player's position, with every playable card played up, is not the solver's"
-                    .to_string(),
-            );
-        }
-        Ok(())
-    }
-
     pub(super) fn is_cell(&self, pile: usize) -> bool {
         let first = self.board.cell_pile(0);
         (first..first + self.rules.registers).contains(&pile)
-    }
-
-    pub(super) fn pile_name(&self, pile: usize) -> String {
-        if pile < SUITS {
-            format!("the {} foundation", SUIT_SYMBOLS[pile])
-        } else if self.is_cell(pile) {
-            format!("free cell {}", pile - self.board.cell_pile(0) + 1)
-        } else if pile < self.board.piles() - 1 {
-            format!("column {}", pile - self.board.column_pile(0) + 1)
-        } else {
-            "the deck".to_string()
-        }
-    }
-
-    /// The player's move in words: `10♥ 9♠ 8♦ from column 2 onto J♠ in
-    /// column 4`.
-    fn describe(&self, block: &[Card], src: usize, dst: usize, onto: Option<Card>) -> String {
-        let cards: Vec<String> = block.iter().map(|&c| Name(c).to_string()).collect();
-        let to = match onto {
-            _ if dst < SUITS => "to the foundation".to_string(),
-            Some(c) => format!("onto {} in {}", Name(c), self.pile_name(dst)),
-            None if self.is_cell(dst) => format!("to {}", self.pile_name(dst)),
-            None => format!("to the empty {}", self.pile_name(dst)),
-        };
-        format!("{} from {} {to}", cards.join(" "), self.pile_name(src))
-    }
-}
-
-/// Where a move sends its card, in words.
-pub(super) fn to_where(dest: Dest) -> String {
-    match dest {
-        Dest::Card(c) => format!("onto {}", Name(c)),
-        Dest::EmptyColumn => "to an empty column".to_string(),
-        Dest::Register => "to a free cell".to_string(),
-        Dest::Foundation => "to the foundation".to_string(),
-        Dest::TurnUp => "turned up to its column's top".to_string(),
-        Dest::TurnDown => "with its column's top card turned down beneath it".to_string(),
-        Dest::Redeal => "redealt".to_string(),
-    }
-}
-
-/// The pile of xpat2's card array that holds array index `index` (below
-/// 52).
-pub(crate) fn pile_of(board: &Board, index: usize) -> usize {
-    (0..board.piles())
-        .find(|&p| board.first(p) <= index && index < board.first(p + 1))
-        .expect("every index below 52 is in a pile")
-}
-
-/// Plays every card that can go to the foundation from piles kept as
-/// lists, until none can.
-fn normalize(columns: &mut [Vec<Card>], cells: &mut Vec<Card>, foundation: &mut [u8; SUITS]) {
-    loop {
-        let mut played = false;
-        for (s, height) in foundation.iter_mut().enumerate() {
-            if *height == KING {
-                continue;
-            }
-            let next = card_of(*height + 1, s as u8);
-            if let Some(column) = columns.iter_mut().find(|c| c.last() == Some(&next)) {
-                column.pop();
-            } else if let Some(i) = cells.iter().position(|&c| c == next) {
-                cells.remove(i);
-            } else {
-                continue;
-            }
-            *height += 1;
-            played = true;
-        }
-        if !played {
-            return;
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::deal::test_deal;
-
-    /// The check that ends every word sees a difference the moves made.
-    #[test]
-    fn a_solver_position_that_is_not_the_players_is_seen() {
-        let deal = test_deal("fc", 123);
-        let mut follower = Follower::new(&deal);
-        assert_eq!(follower.same_position(), Ok(()));
-        // 9♠ to a free cell for the solver alone.
-        follower.state_mut().apply(Move {
-            card: 33,
-            dest: Dest::Register,
-        });
-        let why = follower.same_position().unwrap_err();
-        assert!(why.contains("not the solver's"), "{why}");
     }
 }

@@ -11,7 +11,8 @@
 //! trigger is the deal's own. A turn is one special word naming the
 //! clicked card's array index.
 
-use super::follow::{Follower, Position, Refusal, pile_of, to_where};
+use super::follow::{Follower, Position, Refusal};
+use super::words::to_where;
 use crate::cards::{CARDS, Card, Name, SUITS};
 use crate::check::explain;
 use crate::redeal::{self, COMPOUND_BEGIN, COMPOUND_END, ROTATE_DOWN, ROTATE_UP};
@@ -117,7 +118,7 @@ impl Follower {
         } else {
             Dest::TurnDown
         };
-        let pile = pile_of(&self.board, index);
+        let pile = self.board.pile_of(index);
         let card = self.board.pile(pile)[index - self.board.first(pile)];
         let what = format!("a turn: {} {}", Name(card), to_where(dest));
         let mv = Move { card, dest };
