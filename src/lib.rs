@@ -13,7 +13,6 @@
 
 pub mod cards;
 pub mod check;
-pub mod cli;
 pub mod deal;
 pub mod foundation;
 pub mod html;
@@ -23,6 +22,7 @@ pub mod output;
 pub mod redeal;
 pub mod rules;
 pub mod search;
+pub mod shared_args;
 pub mod shuffle;
 pub mod solution;
 pub mod state;

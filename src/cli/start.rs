@@ -11,13 +11,13 @@ use anyhow::{Context, Result, anyhow, bail};
 
 use super::options::Game;
 use super::output::Shown;
-use crate::deal::Deal;
-use crate::foundation::Foundation;
-use crate::midnight::{self, Table};
-use crate::search::{self, Limits, Report};
-use crate::state::{Move, State};
-use crate::xpat2::HEADER_BYTES;
-use crate::xpat2::load::{self, Follower, Position, Saved};
+use xpat_solver::deal::Deal;
+use xpat_solver::foundation::Foundation;
+use xpat_solver::midnight::{self, Table};
+use xpat_solver::search::{self, Limits, Report};
+use xpat_solver::state::{Move, State};
+use xpat_solver::xpat2::HEADER_BYTES;
+use xpat_solver::xpat2::load::{self, Follower, Position, Saved};
 
 /// The deal, and the player's game when there is one.
 pub(super) struct Start {
@@ -121,14 +121,14 @@ impl Start {
     /// as a [`Table`] lays it).
     pub fn replay<E>(
         &self,
-        lines: impl IntoIterator<Item = Result<crate::solution::Line, E>>,
-    ) -> Result<crate::check::Verdict, E> {
+        lines: impl IntoIterator<Item = Result<xpat_solver::solution::Line, E>>,
+    ) -> Result<xpat_solver::check::Verdict, E> {
         let position = match &self.player {
             Some(player) => player.followed.position().clone(),
             None if midnight::plays(&self.deal) => Position::Table(Table::for_replay(&self.deal)),
             None => Position::Exact(State::for_replay(&self.deal)),
         };
-        crate::check::replay_lines(position, lines)
+        xpat_solver::check::replay_lines(position, lines)
     }
 
     /// The solver's moves from the deal to [`Start::root`].

@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use clap::Parser;
 
-use crate::cli::{MAX_JOBS, TIMEOUT_EXPECTED, timeout_seconds};
 use crate::foundation::Foundation;
 use crate::search::{Length, MAX_STATES};
+use crate::shared_args::{MAX_JOBS, TIMEOUT_EXPECTED, timeout_seconds};
 use crate::solution::quote;
 
 use super::deals::{Deals, Shard, parse_games};
