@@ -36,8 +36,11 @@ use super::words::{back_in_words, in_words};
 /// cells).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
+    /// The card that moves.
     pub card: Card,
+    /// The pile it leaves.
     pub from: usize,
+    /// The pile it lands on.
     pub to: usize,
 }
 

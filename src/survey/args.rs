@@ -164,6 +164,7 @@ pub enum Under {
 }
 
 impl Under {
+    /// Every rule set, in the order `--help` lists them.
     pub const ALL: [Under; 4] = [Under::Forced, Under::Free, Under::Both, Under::Xpat2];
 
     /// The word of `--foundation` or `--rules`, and of the `rules` column.
@@ -242,16 +243,23 @@ pub enum Command {
 /// A survey to run, every argument checked.
 #[derive(Debug)]
 pub struct Plan {
+    /// The deals to survey (games, seeds, shard).
     pub deals: Deals,
+    /// Workers, each searching one deal at a time (`--jobs`).
     pub jobs: usize,
+    /// Each deal's time limit (`--timeout`).
     pub timeout: Duration,
     /// `None`: derive it from the memory (see `run::default_max_states`).
     pub max_states: Option<u64>,
     /// How short each solution must be (`--fast`, `--optimal`).
     pub length: Length,
+    /// The rows' file (`--out`); `None`: stdout.
     pub out: Option<PathBuf>,
+    /// Continue the rows' file instead of refusing it (`--resume`).
     pub resume: bool,
+    /// Where each SUCCES's solution file goes (`--solutions`).
     pub solutions: Option<PathBuf>,
+    /// The rules the deals are played by (`--foundation`, `--rules`).
     pub under: Under,
     /// The arguments after `survey`, to print the command that resumes.
     pub words: Vec<String>,

@@ -48,7 +48,7 @@ pub enum At {
     End,
 }
 
-/// xpat2's magic number, in header slot [`slot::MAGIC`].
+/// xpat2's magic number, in header integer 15.
 pub const MAGIC: i32 = 0x741a;
 /// Bytes of the rule name at the head of the file.
 const NAME_BYTES: usize = 32;

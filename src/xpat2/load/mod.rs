@@ -75,8 +75,11 @@ pub enum Error {
     Format(String),
     /// Move `number` (from 1, in the save's order) cannot be followed.
     Move {
+        /// The move's number, from 1.
         number: usize,
+        /// The move in words.
         what: String,
+        /// Why it cannot be followed.
         why: String,
     },
 }
@@ -100,6 +103,7 @@ impl std::error::Error for Error {}
 /// A save file's contents, as xpat2 wrote them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Saved {
+    /// The game and seed the save is of.
     pub id: GameId,
     /// Every recorded move word (`a[9]` of them).
     pub words: Vec<u32>,
