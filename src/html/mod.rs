@@ -23,6 +23,7 @@
 //! turn, so the page can say what is left of them.
 
 mod replay;
+mod shown;
 mod table;
 mod words;
 

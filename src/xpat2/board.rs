@@ -119,7 +119,8 @@ impl Board {
         (SUITS..SUITS + self.columns).contains(&p)
     }
 
-    fn is_cell(&self, p: usize) -> bool {
+    /// Whether pile `p` is a free cell.
+    pub(crate) fn is_cell(&self, p: usize) -> bool {
         (SUITS + self.columns..SUITS + self.columns + self.registers).contains(&p)
     }
 

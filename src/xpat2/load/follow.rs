@@ -1,156 +1,28 @@
 //! Following a player's xpat2 move words with the solver's own moves.
 //!
-//! Two positions are kept side by side: the player's, exactly as xpat2
-//! holds it ([`Board`], fed the words), and the solver's ([`Position`],
+//! Two positions are kept side by side (`follower.rs`): the player's,
+//! exactly as xpat2 holds it (`Board`, fed the words), and the solver's
+//! ([`Position`],
 //! fed single-card moves). After every word the solver's position must be
 //! the player's (under forced rules, its normalized form); that check,
 //! not reasoning about each kind of move, is what makes a followed save
 //! trustworthy. Midnight Oil under the complete rules, its redeals and its
 //! turn are followed in `special.rs`.
 
-use super::words::to_where;
+use super::follower::{Follower, Position, Refusal};
+use super::special;
+use super::words::{describe, to_where};
 use crate::cards::{CARDS, Card, Name, SUITS};
-use crate::check::{self, Verdict};
-use crate::deal::Deal;
-use crate::midnight::{self, Table};
-use crate::rules::{EmptyColumn, Rules};
-use crate::state::{Dest, FOUNDATION, Move, State};
-use crate::xpat2::Board;
-
-/// The solver's position beside the player's, under the deal's rules.
-#[derive(Clone, Debug)]
-pub enum Position {
-    /// Forced rules: the player's position, normalized (every card that
-    /// can go up is up).
-    Normalized(State),
-    /// Free and complete rules: the player's position exactly, every
-    /// foundation move theirs, as a file of those rules is replayed.
-    Exact(State),
-    /// Midnight Oil under the complete rules: the player's columns in
-    /// their order, and the redeals and turn they have left.
-    Table(Table),
-}
-
-impl Position {
-    /// The position as a file's replay reads it.
-    fn replayed(&self) -> &dyn check::Replayed {
-        match self {
-            Position::Normalized(state) | Position::Exact(state) => state,
-            Position::Table(table) => table,
-        }
-    }
-}
-
-/// A file from the player's position replays on whichever position it is.
-impl check::Replayed for Position {
-    fn try_apply(&mut self, mv: Move) -> Result<(), crate::state::Illegal> {
-        match self {
-            Position::Normalized(state) | Position::Exact(state) => state.try_apply(mv),
-            Position::Table(table) => table.try_apply(mv),
-        }
-    }
-    fn is_won(&self) -> bool {
-        self.replayed().is_won()
-    }
-    fn score(&self) -> u8 {
-        self.replayed().score()
-    }
-    fn rules(&self) -> &'static Rules {
-        self.replayed().rules()
-    }
-}
-
-/// The player's position and the solver's, move by move.
-#[derive(Debug)]
-pub struct Follower {
-    pub(super) rules: &'static Rules,
-    pub(super) board: Board,
-    pub(super) position: Position,
-    pub(super) moves: Vec<Move>,
-    /// The words of a redeal under way, from its `COMPOUND_BEGIN`.
-    pub(super) group: Option<Vec<u32>>,
-}
-
-/// A word that cannot be followed: the move in words, and why.
-pub type Refusal = (String, String);
+use crate::check;
+use crate::rules::EmptyColumn;
+use crate::state::{Dest, FOUNDATION, Move};
 
 impl Follower {
-    /// At the deal, under the deal's rules.
-    pub fn new(deal: &Deal) -> Follower {
-        let position = if deal.foundation.is_forced() {
-            Position::Normalized(State::new(deal))
-        } else if midnight::plays(deal) {
-            Position::Table(Table::for_replay(deal))
-        } else {
-            Position::Exact(State::for_replay(deal))
-        };
-        Follower {
-            rules: deal.id.rules,
-            board: Board::deal(deal),
-            position,
-            moves: Vec::new(),
-            group: None,
-        }
-    }
-
-    /// The solver's moves so far.
-    pub fn into_moves(self) -> Vec<Move> {
-        self.moves
-    }
-
-    /// The solver's moves so far, from the deal.
-    pub fn moves(&self) -> &[Move] {
-        &self.moves
-    }
-
-    /// The solver's position: the player's (normalized under forced
-    /// rules).
-    pub fn position(&self) -> &Position {
-        &self.position
-    }
-
-    /// The solver's position in every game but Midnight Oil under the
-    /// complete rules.
-    pub fn state(&self) -> Option<&State> {
-        match &self.position {
-            Position::Normalized(state) | Position::Exact(state) => Some(state),
-            Position::Table(_) => None,
-        }
-    }
-
-    /// Cards on the foundation.
-    pub fn score(&self) -> u8 {
-        check::Replayed::score(&self.position)
-    }
-
-    /// Replays `moves` from the solver's position, as a file from there.
-    pub fn replay(&self, moves: &[Move]) -> Verdict {
-        check::replay_moves_from(self.position.clone(), moves)
-    }
-
-    /// The player's position, exactly as xpat2 holds it.
-    pub(crate) fn board(&self) -> &Board {
-        &self.board
-    }
-
-    /// Whether the solver's position is the player's exactly (free and
-    /// complete rules), not normalized.
-    pub(super) fn exact(&self) -> bool {
-        !matches!(self.position, Position::Normalized(_))
-    }
-
-    pub(super) fn state_mut(&mut self) -> &mut State {
-        match &mut self.position {
-            Position::Normalized(state) | Position::Exact(state) => state,
-            Position::Table(_) => unreachable!("Midnight Oil's complete rules: special.rs"),
-        }
-    }
-
     /// Plays one move word of the player's (`src | dst << 9` in the low
     /// half, `new | src_pile << 9` in the high half), or a special word
     /// (a redeal's or a turn's).
     pub fn follow(&mut self, word: u32) -> Result<(), Refusal> {
-        if self.group.is_some() || super::special::is_special(word) {
+        if self.group.is_some() || special::is_special(word) {
             return self.follow_special(word);
         }
         let (src, dst) = ((word & 0x1FF) as usize, ((word >> 9) & 0x7F) as usize);
@@ -167,7 +39,7 @@ impl Follower {
         let src_pile = self.board.pile_of(src);
         let block = self.board.pile(src_pile)[src - self.board.first(src_pile)..].to_vec();
         let onto = self.board.pile(dst).last().copied();
-        let what = self.describe(&block, src_pile, dst, onto);
+        let what = describe(&self.board, &block, src_pile, dst, onto);
         let refuse = |why: String| Err((what.clone(), why));
         if recorded_pile != src_pile {
             return refuse(format!(
@@ -230,7 +102,7 @@ impl Follower {
             Some("these games have no deck".to_string())
         } else if dst < SUITS && block.len() > 1 {
             Some("several cards at once to the foundation".to_string())
-        } else if self.is_cell(dst) && (block.len() > 1 || onto.is_some()) {
+        } else if self.board.is_cell(dst) && (block.len() > 1 || onto.is_some()) {
             Some("a free cell holds one card".to_string())
         } else {
             None
@@ -269,7 +141,7 @@ impl Follower {
             }
             return Err(format!("{} cannot go to the foundation yet", Name(lowest)));
         }
-        let dest = if self.is_cell(dst) {
+        let dest = if self.board.is_cell(dst) {
             if src_pile >= SUITS && self.state_mut().registers().any(|c| c == lowest) {
                 // Free cells are one set to the solver: nothing changes.
                 return Ok(());
@@ -337,10 +209,5 @@ impl Follower {
         })?;
         self.moves.push(mv);
         Ok(())
-    }
-
-    pub(super) fn is_cell(&self, pile: usize) -> bool {
-        let first = self.board.cell_pile(0);
-        (first..first + self.rules.registers).contains(&pile)
     }
 }

@@ -46,6 +46,7 @@
 //! (say, a card put onto a card the solver has already played up).
 
 mod follow;
+mod follower;
 mod same;
 mod special;
 #[cfg(test)]
@@ -60,7 +61,7 @@ use crate::foundation::Foundation;
 use crate::rules::{GAMES, GameId, MAX_SEED};
 use crate::state::Move;
 
-pub use follow::{Follower, Position};
+pub use follower::{Follower, Position};
 /// The most bytes of moves a save is read for: over four million moves,
 /// where a game played by hand records hundreds.
 pub const MAX_MOVE_BYTES: u64 = 16 << 20;

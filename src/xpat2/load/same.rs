@@ -3,8 +3,9 @@
 //! Checking the result, not reasoning about each kind of move, is what
 //! makes a followed save trustworthy.
 
-use super::follow::{Follower, Position};
+use super::follower::{Follower, Position};
 use crate::cards::{Card, KING, SUITS, card_of};
+use crate::midnight::Table;
 
 impl Follower {
     /// `Ok` when the player's position (normalized under forced rules) is
@@ -45,6 +46,22 @@ impl Follower {
                 "the player's position, with every playable card played up, is not the solver's"
                     .to_string(),
             );
+        }
+        Ok(())
+    }
+
+    /// `Ok` when the player's columns, in order, and foundation are the
+    /// table's.
+    fn same_table(&self, table: &Table) -> Result<(), String> {
+        let foundation: Vec<u8> = (0..SUITS).map(|s| self.board.pile(s).len() as u8).collect();
+        if foundation != table.foundation() {
+            return Err(format!(
+                "the foundation would hold {foundation:?} cards per suit for the player, {:?} for the solver",
+                table.foundation()
+            ));
+        }
+        if self.board.columns() != table.columns() {
+            return Err("the player's columns are not the solver's".to_string());
         }
         Ok(())
     }

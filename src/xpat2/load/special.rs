@@ -11,7 +11,7 @@
 //! trigger is the deal's own. A turn is one special word naming the
 //! clicked card's array index.
 
-use super::follow::{Follower, Position, Refusal};
+use super::follower::{Follower, Position, Refusal};
 use super::words::to_where;
 use crate::cards::{CARDS, Card, Name, SUITS};
 use crate::check::explain;
@@ -170,22 +170,6 @@ impl Follower {
             }
         })?;
         self.moves.push(mv);
-        Ok(())
-    }
-
-    /// `Ok` when the player's columns, in order, and foundation are the
-    /// table's.
-    pub(super) fn same_table(&self, table: &crate::midnight::Table) -> Result<(), String> {
-        let foundation: Vec<u8> = (0..SUITS).map(|s| self.board.pile(s).len() as u8).collect();
-        if foundation != table.foundation() {
-            return Err(format!(
-                "the foundation would hold {foundation:?} cards per suit for the player, {:?} for the solver",
-                table.foundation()
-            ));
-        }
-        if self.board.columns() != table.columns() {
-            return Err("the player's columns are not the solver's".to_string());
-        }
         Ok(())
     }
 }
