@@ -60,6 +60,7 @@ pub mod html;
 pub mod memory;
 pub mod midnight;
 pub mod output;
+mod quote;
 pub mod redeal;
 pub mod rules;
 pub mod search;
