@@ -16,10 +16,18 @@ use crate::state::{Dest, Illegal, Move, State};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// Every move legal and the last position won.
-    Won { moves: usize },
+    Won {
+        /// The moves replayed.
+        moves: usize,
+    },
     /// Line `line` (from 1) is the first that fails: an illegal move, or the
     /// line after the last when the game is not won. `why` says what.
-    Failed { line: usize, why: String },
+    Failed {
+        /// The first line that fails, from 1.
+        line: usize,
+        /// What is wrong with it, in words.
+        why: String,
+    },
 }
 
 /// Replays `lines` from the deal's initial position: normalized under
@@ -37,9 +45,11 @@ pub fn replay(deal: &Deal, lines: &[Line]) -> Verdict {
 pub trait Replayed {
     /// Plays `mv` if it is legal, or says why not.
     fn try_apply(&mut self, mv: Move) -> Result<(), Illegal>;
+    /// Whether every card is on the foundation.
     fn is_won(&self) -> bool;
     /// Cards on the foundation.
     fn score(&self) -> u8;
+    /// The game being played.
     fn rules(&self) -> &'static Rules;
 }
 

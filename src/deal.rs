@@ -10,6 +10,7 @@ use crate::shuffle::permutation;
 /// the foundation rule the deal is played by.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deal {
+    /// The game and the seed it was dealt from.
     pub id: GameId,
     /// Forced foundation moves (SPEC §5, the default) or free (SPEC §9):
     /// every position of the deal, its moves and its files follow it.

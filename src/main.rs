@@ -1,14 +1,17 @@
 //! `xpat-solver RULE.SEED [-check FILE | -search FILE]`: see `--help`.
 //! `xpat-solver survey ...`: see `xpat-solver survey --help`.
+//!
+//! The binary is the command line ([`cli`]) over the library
+//! `xpat_solver`, which it calls as any other program would.
 
 use std::process::ExitCode;
 
-use xpat_solver::{cli, survey};
+mod cli;
 
 fn main() -> ExitCode {
     let mut args: Vec<_> = std::env::args_os().collect();
     if args.get(1).is_some_and(|a| a == "survey") {
-        return ExitCode::from(survey::main(args.split_off(2)));
+        return ExitCode::from(xpat_solver::survey::main(args.split_off(2)));
     }
     match cli::parse(args) {
         Ok(options) => ExitCode::from(cli::run(options)),

@@ -131,7 +131,9 @@ pub struct Rules {
     pub xpat2_cells: &'static [usize],
     /// Baker's Dozen: kings go to the bottom of their column after the deal.
     pub kings_to_bottom: bool,
+    /// What a card may be put onto in a column.
     pub build: Build,
+    /// What an empty column accepts.
     pub empty_column: EmptyColumn,
     /// Under xpat2's complete rules (SPEC §10): whether a foundation's top
     /// card may come back to the tableau (every game but Midnight Oil).
@@ -139,6 +141,7 @@ pub struct Rules {
     /// Under xpat2's complete rules: how many redeals a game allows
     /// (Midnight Oil's two), and how many turns of a column (its one).
     pub redeals: u8,
+    /// How many turns of a column the game allows (see `redeals`).
     pub turns: u8,
 }
 
@@ -250,7 +253,9 @@ pub const MAX_SEED: u32 = 999_999_999;
 /// A deal: a game and a seed, as named on the command line by `RULE.SEED`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameId {
+    /// The game.
     pub rules: &'static Rules,
+    /// The seed xpat2 deals it from, 1 to [`MAX_SEED`].
     pub seed: u32,
 }
 

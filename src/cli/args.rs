@@ -8,10 +8,11 @@ use std::path::PathBuf;
 use clap::{Arg, Command, CommandFactory, FromArgMatches, Parser};
 
 use super::help;
-use crate::search::{
+use xpat_solver::search::{
     BYTES_PER_POSITION, DEFAULT_MAX_STATES, Limits, MAX_STATES, MIN_DEFAULT_MAX_STATES,
     SHORTEN_CAP, SHORTEN_FLOOR, SHORTEN_SHARE_DIVISOR, SHORTEN_SQUARE_DIVISOR, SHORTEN_TIME_CAP,
 };
+use xpat_solver::shared_args::default_jobs;
 
 /// The heading of the search limits in `--help`.
 const LIMITS: &str = "Search limits (only with -search; ECHEC when one stops it)";
@@ -129,7 +130,7 @@ pub(super) fn command() -> Command {
         .mut_arg("jobs", |arg: Arg| {
             arg.help(format!(
                 "With -search: run its attempts on N threads at once [default: {}, the cores here]",
-                super::options::default_jobs()
+                default_jobs()
             ))
         })
         .mut_arg("fast", |arg: Arg| arg.help(fast_help()))

@@ -8,7 +8,7 @@ use anyhow::Result;
 
 use super::output::Shown;
 use super::start::Start;
-use crate::xpat2::At;
+use xpat_solver::xpat2::At;
 
 /// Says where the save went and how to open it, before the verdict line;
 /// nothing when no save was asked.

@@ -6,7 +6,7 @@
 //! solution checked, the player's save of `--from-xpat2`) comes before the
 //! search, and nothing is on disk unless the verdict is `SUCCES`: dropping
 //! [`Files`] unpublished removes the temporary files (see
-//! [`crate::output`]).
+//! [`xpat_solver::output`]).
 
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -16,11 +16,11 @@ use anyhow::{Result, anyhow, bail};
 use super::options::Export;
 use super::output::Shown;
 use super::start::Start;
-use crate::html;
-use crate::output::{OutputId, Outputs};
-use crate::solution;
-use crate::state::Move;
-use crate::xpat2::{self, At};
+use xpat_solver::html;
+use xpat_solver::output::{OutputId, Outputs};
+use xpat_solver::solution;
+use xpat_solver::state::Move;
+use xpat_solver::xpat2::{self, At};
 
 /// The prepared outputs of one command.
 pub(super) struct Files {

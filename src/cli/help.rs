@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::rules::{GAMES, MAX_SEED, Rules};
+use xpat_solver::rules::{GAMES, MAX_SEED, Rules};
 
 /// The command's forms, each with what it does.
 pub(super) const USAGE_FORMS: &str = "\

@@ -38,10 +38,10 @@ mod signals;
 mod solve;
 mod start;
 
-pub use options::{Export, Game, MAX_JOBS, Mode, Options, TIMEOUT_EXPECTED, timeout_seconds};
+pub use options::{Game, Mode, Options};
 
-use crate::deal::Deal;
 use start::Start;
+use xpat_solver::deal::Deal;
 
 /// Exit code of `SUCCES`.
 const EXIT_SUCCES: u8 = 0;

@@ -8,10 +8,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::args::RawArgs;
-use crate::foundation::Foundation;
-use crate::rules::GameId;
-use crate::search::{Length, Limits, MAX_STATES};
-use crate::xpat2;
+use xpat_solver::foundation::Foundation;
+use xpat_solver::rules::GameId;
+use xpat_solver::search::{Length, Limits, MAX_STATES};
+use xpat_solver::shared_args::{MAX_JOBS, TIMEOUT_EXPECTED, default_jobs, timeout_seconds};
+use xpat_solver::xpat2;
 
 /// What the program is asked to do, every value checked.
 #[derive(Clone, Debug)]
@@ -250,16 +251,6 @@ fn length(raw: &RawArgs) -> Result<Length, UsageError> {
     Ok(Length::asked(raw.fast, raw.optimal))
 }
 
-/// Most threads `--jobs` takes: far more than any machine's cores, few
-/// enough that a typo does not start a million threads (`survey --jobs`
-/// takes as many).
-pub const MAX_JOBS: usize = 1024;
-
-/// `--jobs`'s default: every core this process may use.
-pub(super) fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_JOBS))
-}
-
 fn jobs(text: &str) -> Result<usize, UsageError> {
     match text.parse::<usize>() {
         Ok(n @ 1..=MAX_JOBS) => Ok(n),
@@ -289,17 +280,6 @@ fn max_states(text: &str) -> Result<u64, UsageError> {
 /// (under 2^64 s): `1e20` would not fit.
 fn timeout(text: &str) -> Result<Duration, UsageError> {
     timeout_seconds(text).ok_or_else(|| invalid("--timeout <SECONDS>", text, TIMEOUT_EXPECTED))
-}
-
-/// What [`timeout_seconds`] takes, for a message.
-pub const TIMEOUT_EXPECTED: &str =
-    "expected a positive number of seconds, below 2^64 (e.g. 10 or 0.5)";
-
-/// `--timeout`'s text as a [`Duration`], when it is a positive, finite
-/// number of seconds one can hold (`survey --timeout` takes the same).
-pub fn timeout_seconds(text: &str) -> Option<Duration> {
-    let seconds = text.parse::<f64>().ok().filter(|&s| s > 0.0);
-    seconds.and_then(|s| Duration::try_from_secs_f64(s).ok())
 }
 
 /// A forgetting distance, in cards of score: 0 would forget every

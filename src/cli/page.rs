@@ -1,5 +1,5 @@
 //! `--html PAGE`: a valid solution also written as a web page that
-//! replays it (the [`html`](crate::html) module; written with the other
+//! replays it (the [`html`](xpat_solver::html) module; written with the other
 //! outputs, see [`super::files`]); from a player's save, the whole game,
 //! their moves first.
 

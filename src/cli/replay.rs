@@ -20,10 +20,10 @@ use super::options::Export;
 use super::output::Shown;
 use super::start::Start;
 use super::{EXIT_ECHEC, EXIT_SUCCES, export, page};
-use crate::check::Verdict;
-use crate::html;
-use crate::solution::{self, Line};
-use crate::state::Move;
+use xpat_solver::check::Verdict;
+use xpat_solver::html;
+use xpat_solver::solution::{self, Line};
+use xpat_solver::state::Move;
 
 /// Replays `file` from the start (the deal, or a player's position);
 /// `SUCCES` (exit 0) or `ECHEC k` (exit 1) after the reason.

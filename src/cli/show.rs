@@ -7,9 +7,9 @@ use std::fmt::Write;
 use anyhow::Result;
 
 use super::EXIT_SUCCES;
-use crate::cards::{Card, Name, card_of};
-use crate::deal::Deal;
-use crate::state::{FOUNDATION, State};
+use xpat_solver::cards::{Card, Name, card_of};
+use xpat_solver::deal::Deal;
+use xpat_solver::state::{FOUNDATION, State};
 
 /// Shows the deal; exit 0.
 pub(super) fn run(deal: &Deal) -> Result<u8> {

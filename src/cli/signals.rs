@@ -14,7 +14,7 @@
 use std::ffi::c_int;
 use std::io;
 
-use crate::output::remove_pending_temp_files;
+use xpat_solver::output::remove_pending_temp_files;
 
 /// The signals that end the process, each with its message.
 const HANDLED: [(c_int, &[u8]); 3] = [

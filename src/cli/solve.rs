@@ -11,13 +11,13 @@ use super::options::Export;
 use super::output::{Shown, note};
 use super::start::Start;
 use super::{EXIT_ECHEC, EXIT_INSOLUBLE, EXIT_SUCCES, export, page};
-use crate::check::Verdict;
-use crate::foundation::Foundation;
-use crate::rules::GameId;
-use crate::search::{
+use xpat_solver::check::Verdict;
+use xpat_solver::foundation::Foundation;
+use xpat_solver::rules::GameId;
+use xpat_solver::search::{
     self, BYTES_PER_POSITION, Length, Limit, Limits, MAX_STATES, Outcome, Report, Stats,
 };
-use crate::state::Move;
+use xpat_solver::state::Move;
 
 /// The outputs of a search as the user named them: the solution file, and
 /// what else to write.
@@ -82,7 +82,7 @@ fn progress(s: &Stats) -> String {
         s.frontier,
         s.best_score,
         s.expanded as f64 / secs / 1e6,
-        crate::memory::current().unwrap_or(0) >> 20
+        xpat_solver::memory::current().unwrap_or(0) >> 20
     )
 }
 
@@ -93,7 +93,7 @@ const PER_POSITION_FROM: u64 = 1_000_000;
 
 /// The figures of a finished search, for the line before the verdict.
 fn summary(id: GameId, s: &Stats) -> String {
-    let peak = crate::memory::peak().unwrap_or(0);
+    let peak = xpat_solver::memory::peak().unwrap_or(0);
     let per_position = if s.peak_stored >= PER_POSITION_FROM {
         format!(" ({} B/position)", peak / s.peak_stored)
     } else {

@@ -11,12 +11,13 @@ use anyhow::{Context, Result, anyhow, bail};
 
 use super::options::Game;
 use super::output::Shown;
-use crate::deal::Deal;
-use crate::foundation::Foundation;
-use crate::midnight::{self, Table};
-use crate::search::{self, Limits, Report};
-use crate::state::{Move, State};
-use crate::xpat2_load::{self, Follower, Position, Saved};
+use xpat_solver::deal::Deal;
+use xpat_solver::foundation::Foundation;
+use xpat_solver::midnight::{self, Table};
+use xpat_solver::search::{self, Limits, Report};
+use xpat_solver::state::{Move, State};
+use xpat_solver::xpat2::HEADER_BYTES;
+use xpat_solver::xpat2::load::{self, Follower, Position, Saved};
 
 /// The deal, and the player's game when there is one.
 pub(super) struct Start {
@@ -33,15 +34,15 @@ pub(super) struct Player {
 }
 
 /// The bytes of a save, read no further than its header announces (see
-/// [`xpat2_load::bytes_needed`]), and refused when that is more than
-/// [`xpat2_load::MAX_MOVE_BYTES`] of moves.
+/// [`load::bytes_needed`]), and refused when that is more than
+/// [`load::MAX_MOVE_BYTES`] of moves.
 fn read_save(path: &Path) -> Result<Vec<u8>> {
     let mut file = std::fs::File::open(path)?;
     let mut bytes = Vec::new();
-    let head = xpat2_load::HEADER_BYTES as u64;
+    let head = HEADER_BYTES as u64;
     (&mut file).take(head).read_to_end(&mut bytes)?;
-    let more = xpat2_load::bytes_needed(&bytes) - head;
-    if more > xpat2_load::MAX_MOVE_BYTES {
+    let more = load::bytes_needed(&bytes) - head;
+    if more > load::MAX_MOVE_BYTES {
         bail!(
             "its header announces {} moves, far more than any xpat2 game records",
             more / 4
@@ -68,9 +69,9 @@ impl Start {
         };
         let bytes =
             read_save(save).with_context(|| format!("cannot read xpat2 save '{}'", Shown(save)))?;
-        let player = xpat2_load::read(&bytes)
+        let player = load::read(&bytes)
             .and_then(|saved| {
-                let followed = xpat2_load::follow_under(&saved, foundation)?;
+                let followed = load::follow_under(&saved, foundation)?;
                 Ok(Player {
                     path: save.clone(),
                     saved,
@@ -120,14 +121,14 @@ impl Start {
     /// as a [`Table`] lays it).
     pub fn replay<E>(
         &self,
-        lines: impl IntoIterator<Item = Result<crate::solution::Line, E>>,
-    ) -> Result<crate::check::Verdict, E> {
+        lines: impl IntoIterator<Item = Result<xpat_solver::solution::Line, E>>,
+    ) -> Result<xpat_solver::check::Verdict, E> {
         let position = match &self.player {
             Some(player) => player.followed.position().clone(),
             None if midnight::plays(&self.deal) => Position::Table(Table::for_replay(&self.deal)),
             None => Position::Exact(State::for_replay(&self.deal)),
         };
-        crate::check::replay_lines(position, lines)
+        xpat_solver::check::replay_lines(position, lines)
     }
 
     /// The solver's moves from the deal to [`Start::root`].

@@ -4,10 +4,11 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::options::UsageError;
+use super::options::{Export, UsageError};
 use super::*;
-use crate::search::{Limits, MAX_STATES};
-use crate::xpat2::At;
+use xpat_solver::search::{Limits, MAX_STATES};
+use xpat_solver::shared_args::default_jobs;
+use xpat_solver::xpat2::At;
 
 fn options(line: &str) -> Result<Options, String> {
     let raw = args::parse(line.split(' ').map(OsString::from)).map_err(|stop| match stop {
@@ -102,11 +103,8 @@ fn limits_are_read_and_checked() {
 #[test]
 fn jobs_default_to_the_cores_and_zero_is_refused() {
     assert_eq!(search_limits("x bd.7 -search b -jobs 3").jobs, 3);
-    assert_eq!(
-        search_limits("x bd.7 -search b").jobs,
-        options::default_jobs()
-    );
-    assert!(options::default_jobs() >= 1);
+    assert_eq!(search_limits("x bd.7 -search b").jobs, default_jobs());
+    assert!(default_jobs() >= 1);
     for value in ["0", "-1", "two", "1025"] {
         refused(
             &format!("x bd.7 -search b --jobs {value}"),
@@ -135,7 +133,7 @@ fn limits_belong_to_the_search_only() {
 
 #[test]
 fn solution_length_options() {
-    use crate::search::Length;
+    use xpat_solver::search::Length;
     assert_eq!(search_limits("x fc.7 -search b").length, Length::Shortened);
     assert_eq!(
         search_limits("x fc.7 -search b -fast").length,

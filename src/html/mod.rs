@@ -11,20 +11,21 @@
 //! an element with `data-pile` (`foundation`, `cell` or `column`) and
 //! `data-index` (xpat2's order, from 0), so a script can read the position.
 //!
-//! Positions are computed here ([`replay`]) and embedded as a compact list
+//! Positions are computed here (`replay.rs`) and embedded as a compact list
 //! of changes per move; the page's script applies them and draws. Most are
 //! single-card steps `[card, from, to]`: a move that sends its own card to
 //! the foundation (a free-rule move) or takes one back from it (xpat2's
 //! complete rules) is a step like any other, with its own words
-//! ([`words`]). Midnight Oil's redeal and turn (SPEC §10) move cards
+//! (`words.rs`). Midnight Oil's redeal and turn (SPEC §10) move cards
 //! inside and across columns at once: each is written as the columns it
 //! changes, `[pile, [cards before], [cards after]]` (and the card a turn
 //! moves, to mark it), and `table` says which moves spent a redeal or the
 //! turn, so the page can say what is left of them.
 
-pub mod replay;
+mod replay;
+mod shown;
 mod table;
-pub mod words;
+mod words;
 
 use std::fmt::Write as _;
 use std::io::{self, Write};

@@ -4,9 +4,9 @@
 //! script only applies those changes and draws.
 //!
 //! A change is a single card going from a pile's top to another's
-//! ([`Step`]), or, for what no single card's trip can show (Midnight Oil's
+//! (`Step`), or, for what no single card's trip can show (Midnight Oil's
 //! redeal and turn, SPEC §10), a pile's cards as they were and as they are
-//! ([`Rewrite`]).
+//! (`Rewrite`), both in `shown.rs`.
 //!
 //! The steps are the very words of the project's xpat2 save
 //! ([`crate::xpat2::words_on`]), so the page puts a card in the free cell
@@ -28,32 +28,9 @@ use crate::midnight::{self, Table};
 use crate::rules::Rules;
 use crate::state::{Dest, Move, State};
 use crate::xpat2::{Board, words_on};
-use crate::xpat2_load::pile_of;
 
+use super::shown::{Shown, Step};
 use super::words::{back_in_words, in_words};
-
-/// One card going from one of xpat2's piles to another (pile numbers as
-/// in `../shared/XPAT2-SAVE.md`: foundations 0..4 by suit, columns, free
-/// cells).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Step {
-    pub card: Card,
-    pub from: usize,
-    pub to: usize,
-}
-
-/// A pile whose cards a move changes otherwise than at its top: a column
-/// a redeal deals again, or the column of a turn.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rewrite {
-    /// The pile (numbered as in [`Step`]).
-    pub pile: usize,
-    /// Its cards before the move, bottom first, and after it.
-    pub was: Vec<Card>,
-    pub now: Vec<Card>,
-    /// The card the page marks: the one a turn moved.
-    pub marked: Option<Card>,
-}
 
 /// Where the page starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,19 +41,6 @@ pub struct Opening {
     pub start: Vec<Vec<Card>>,
     /// Cards the deal itself sends to the foundation, in order.
     pub start_up: Vec<Card>,
-}
-
-/// One move as the page shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Shown {
-    /// The move itself.
-    pub mv: Move,
-    /// Its steps: the move's own first.
-    pub steps: Vec<Step>,
-    /// The piles it rewrites (a redeal, a turn); then it has no steps.
-    pub rewrites: Vec<Rewrite>,
-    /// The move in words.
-    pub words: String,
 }
 
 /// The replay of a solution's moves, one [`Shown`] move at a time; it ends
@@ -235,7 +199,7 @@ impl Piles {
 /// Plays one xpat2 move word on the board; the step it makes.
 fn play(board: &mut Board, word: u32) -> Step {
     let (src, to) = ((word & 0x1FF) as usize, ((word >> 9) & 0x7F) as usize);
-    let from = pile_of(board, src);
+    let from = board.pile_of(src);
     let card = board.pile(from)[src - board.first(from)];
     board.move_card(src, to);
     Step { card, from, to }
@@ -255,7 +219,7 @@ pub(super) struct Collected {
     pub start: Vec<Vec<Card>>,
     pub start_up: Vec<Card>,
     pub moves: Vec<Vec<Step>>,
-    pub rewrites: Vec<Vec<Rewrite>>,
+    pub rewrites: Vec<Vec<super::shown::Rewrite>>,
     pub words: Vec<String>,
     pub stopped: Option<String>,
 }

@@ -9,7 +9,7 @@ use crate::midnight::Table;
 use crate::rules::Rules;
 use crate::state::{Dest, Move};
 
-use super::replay::{Rewrite, Shown, Step};
+use super::shown::{Rewrite, Shown, Step};
 use super::words::{in_words, redeal_in_words, turn_down_in_words};
 
 /// Plays `mv` on `table`: what the page shows of it, or why it cannot.

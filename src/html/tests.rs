@@ -2,7 +2,8 @@
 //! a replay that reaches the won game from the position the text display
 //! shows. (What a browser makes of it is `scripts/html-check`'s part.)
 
-use super::replay::{Collected, Step, collect};
+use super::replay::{Collected, collect};
+use super::shown::Step;
 use super::*;
 use crate::cards::{Card, Name, suit};
 use crate::foundation::Foundation;

@@ -113,6 +113,7 @@ impl Table {
         }
     }
 
+    /// The game: Midnight Oil.
     pub fn rules(&self) -> &'static Rules {
         self.rules
     }
@@ -122,18 +123,22 @@ impl Table {
         self.foundation.iter().sum()
     }
 
+    /// Whether every card is on the foundation.
     pub fn is_won(&self) -> bool {
         self.score() == CARDS as u8
     }
 
+    /// Redeals the player may still make (two at the deal).
     pub fn redeals_left(&self) -> u8 {
         self.redeals_left
     }
 
+    /// Turns of a column the player may still make (one at the deal).
     pub fn turns_left(&self) -> u8 {
         self.turns_left
     }
 
+    /// Cards on the foundation, per suit (clubs, spades, hearts, diamonds).
     pub fn foundation(&self) -> [u8; SUITS] {
         self.foundation
     }

@@ -1,7 +1,7 @@
 //! The files a command writes (a solution, an xpat2 save, later a page),
 //! prepared before the search and published together after it.
 //!
-//! [`Outputs::prepare`] checks each target at once (see [`target`] for what
+//! [`Outputs::prepare`] checks each target at once (see `target.rs` for what
 //! is refused and why), refuses two outputs, or an output and an input,
 //! that are one file, and creates the output's temporary file in the
 //! target's directory: an unwritable directory fails before the search,
@@ -53,6 +53,7 @@ struct Pending {
 }
 
 impl Outputs {
+    /// No output yet: add each with its own path, then finish them together.
     pub fn new() -> Outputs {
         Outputs::default()
     }

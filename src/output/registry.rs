@@ -28,10 +28,10 @@ use std::sync::atomic::{AtomicPtr, Ordering::SeqCst};
 
 /// More temporary files at once than any command writes outputs: a
 /// survey's workers each write one solution at a time, and there are at
-/// most 1024 of them (`crate::cli::MAX_JOBS`); 16 failed a survey whose
+/// most 1024 of them (`crate::shared_args::MAX_JOBS`); 16 failed a survey whose
 /// 17 workers happened to write solutions together.
 const SLOTS: usize = 1024 + 64;
-const _: () = assert!(SLOTS >= crate::cli::MAX_JOBS + 16);
+const _: () = assert!(SLOTS >= crate::shared_args::MAX_JOBS + 16);
 
 static PENDING: [AtomicPtr<c_char>; SLOTS] = [const { AtomicPtr::new(ptr::null_mut()) }; SLOTS];
 

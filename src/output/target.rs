@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow};
 
-use crate::solution::quote_at_most;
+use crate::quote::quote_at_most;
 
 /// The most characters of a path a message shows.
 const PATH_QUOTE: usize = 240;

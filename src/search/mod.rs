@@ -118,7 +118,7 @@ pub struct Limits {
     /// Run the portfolio's prover alone with the whole `max_states`, for a
     /// deal that most likely has no solution: a proof needs every position
     /// stored, and the other orderings, which only look for solutions,
-    /// would add their rounds to it (see [`portfolio`]'s prover).
+    /// would add their rounds to it (see the portfolio's prover).
     pub prover_alone: bool,
 }
 
@@ -251,6 +251,7 @@ pub struct Stats {
     pub frontier: u64,
     /// Best score any attempt reached.
     pub best_score: u8,
+    /// Time since the search started.
     pub elapsed: Duration,
     /// Attempts started so far, one ordering each.
     pub attempts: u32,
@@ -276,7 +277,9 @@ impl Stats {
 /// The result of [`search`].
 #[derive(Clone, Debug)]
 pub struct Report {
+    /// How the search ended: a solution, a proof there is none, or a limit.
     pub outcome: Outcome,
+    /// What it cost.
     pub stats: Stats,
 }
 

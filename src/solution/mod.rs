@@ -7,11 +7,11 @@
 //! memory; [`parse`] is the same reading of bytes already in memory.
 
 mod parse;
-mod quote;
 mod read;
 
 pub use parse::parse_line;
-pub use quote::{QUOTE_CHARS, quote, quote_at_most};
+// Where callers have always found the quoting of a bad line.
+pub use crate::quote::{QUOTE_CHARS, quote, quote_at_most};
 pub use read::{LINE_CAP, Lines};
 
 // Kept so that callers of the one-file write compile until they move to

@@ -10,8 +10,8 @@
 //! cut by [`quote`]).
 
 use super::Line;
-use super::quote::quote;
 use crate::cards::CARDS;
+use crate::quote::quote;
 use crate::state::{Dest, Move};
 
 /// Parses one line (without its line ending).

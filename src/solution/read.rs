@@ -13,7 +13,7 @@ use std::io::{self, BufRead, BufReader, ErrorKind, Read};
 
 use super::Line;
 use super::parse::parse_line;
-use super::quote::quote;
+use crate::quote::quote;
 
 /// The longest line read (without its `\n`). A move is at most 6 bytes
 /// (`51 51\r`), so only leading zeros could make a legal line longer: past

@@ -89,6 +89,7 @@ pub struct KeyDecoder {
 }
 
 impl KeyDecoder {
+    /// A decoder for the keys of `deal`'s positions.
     pub fn new(deal: &Deal) -> KeyDecoder {
         let original = deal.original_below();
         let mut below = [[FOUNDATION; CODES]; CARDS];

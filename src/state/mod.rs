@@ -58,7 +58,7 @@ const NOTHING: u8 = 0xFF;
 const ABOVE_LEN: usize = FOUNDATION as usize + 1;
 
 /// A position (SPEC §5): normalized under forced rules; under free rules
-/// (SPEC §9), with the foundation moves its [`Automatic`] rule makes.
+/// (SPEC §9), with the foundation moves its `Automatic` rule makes.
 #[derive(Clone, Debug)]
 pub struct State {
     rules: &'static Rules,
@@ -146,10 +146,12 @@ impl State {
         state
     }
 
+    /// The game being played.
     pub fn rules(&self) -> &'static Rules {
         self.rules
     }
 
+    /// The position's key: equal for positions the search takes as one.
     pub fn key(&self) -> Key {
         self.key
     }
@@ -159,6 +161,7 @@ impl State {
         self.foundation.iter().sum()
     }
 
+    /// Whether every card is on the foundation.
     pub fn is_won(&self) -> bool {
         self.score() == CARDS as u8
     }
@@ -168,10 +171,12 @@ impl State {
         self.foundation
     }
 
+    /// Columns holding no card.
     pub fn empty_columns(&self) -> usize {
         self.empty_columns as usize
     }
 
+    /// Registers (free cells) holding no card.
     pub fn free_registers(&self) -> usize {
         self.rules.registers - self.registers_used as usize
     }

@@ -36,7 +36,9 @@ pub enum Dest {
 /// One move of a solution: a card and where it goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
+    /// The card that moves (SPEC §2 number).
     pub card: Card,
+    /// Where it goes.
     pub dest: Dest,
 }
 
@@ -73,6 +75,7 @@ pub enum Illegal {
     /// The card is on the foundation and cards may come back (SPEC §10),
     /// but not this one: `top` lies on it.
     NotFoundationTop {
+        /// The foundation's top card of that suit.
         top: Card,
     },
     /// A card back from the foundation in Midnight Oil, which never allows
@@ -87,36 +90,48 @@ pub enum Illegal {
     /// A turn names a card that is not buried in a column (`top`: it is a
     /// column's top card; otherwise not in a column at all).
     TurnNeedsBuried {
+        /// Whether the card is a column's top.
         top: bool,
     },
     /// The card is neither a column's top nor in a register.
     CardBuried {
+        /// The card lying on it.
         covered_by: Card,
     },
+    /// The target card is on the foundation.
     TargetOnFoundation,
+    /// The target card is in a register, where nothing goes onto it.
     TargetInRegister,
     /// The target card is in a column, but not its top.
     TargetBuried {
+        /// The card lying on it.
         covered_by: Card,
     },
+    /// The card would go onto itself.
     TargetIsTheCard,
     /// The game's building rule does not let the card lie on `onto`.
     WrongBuild {
+        /// The game's building rule.
         build: Build,
+        /// The card it would lie on.
         onto: Card,
     },
+    /// `V` with no empty column.
     NoEmptyColumn,
     /// There is an empty column, and the game's rule for it refuses the card.
     EmptyColumnRefuses(EmptyColumn),
     /// The game has no registers at all.
     NoRegisters,
+    /// `T` with every register taken.
     RegistersFull,
+    /// `T` for a card already in a register.
     RegisterToRegister,
     /// `F` under forced rules: cards go up by themselves, and a file never
     /// says so (SPEC §6).
     FoundationIsForced,
     /// The card is not its suit's next: `height` cards of its suit are up.
     NotNextUp {
+        /// Cards of its suit on the foundation.
         height: u8,
     },
 }

@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use clap::Parser;
 
-use crate::cli::{MAX_JOBS, TIMEOUT_EXPECTED, timeout_seconds};
 use crate::foundation::Foundation;
 use crate::search::{Length, MAX_STATES};
+use crate::shared_args::{MAX_JOBS, TIMEOUT_EXPECTED, timeout_seconds};
 use crate::solution::quote;
 
 use super::deals::{Deals, Shard, parse_games};
@@ -170,6 +170,7 @@ pub enum Under {
 }
 
 impl Under {
+    /// Every rule set, in the order `--help` lists them.
     pub const ALL: [Under; 4] = [Under::Forced, Under::Free, Under::Both, Under::Xpat2];
 
     /// The word of `--foundation` or `--rules`, and of the `rules` column.
@@ -248,16 +249,23 @@ pub enum Command {
 /// A survey to run, every argument checked.
 #[derive(Debug)]
 pub struct Plan {
+    /// The deals to survey (games, seeds, shard).
     pub deals: Deals,
+    /// Workers, each searching one deal at a time (`--jobs`).
     pub jobs: usize,
+    /// Each deal's time limit (`--timeout`).
     pub timeout: Duration,
     /// `None`: derive it from the memory (see `run::default_max_states`).
     pub max_states: Option<u64>,
     /// How short each solution must be (`--fast`, `--optimal`).
     pub length: Length,
+    /// The rows' file (`--out`); `None`: stdout.
     pub out: Option<PathBuf>,
+    /// Continue the rows' file instead of refusing it (`--resume`).
     pub resume: bool,
+    /// Where each SUCCES's solution file goes (`--solutions`).
     pub solutions: Option<PathBuf>,
+    /// The rules the deals are played by (`--foundation`, `--rules`).
     pub under: Under,
     /// The arguments after `survey`, to print the command that resumes.
     pub words: Vec<String>,

@@ -55,7 +55,9 @@ pub fn deal_key(id: GameId) -> (u8, u32) {
 /// `--shard K/N`: the deals whose position in the list is K modulo N.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
+    /// This shard's number, from 0.
     pub k: u64,
+    /// How many shards share the list.
     pub n: u64,
 }
 
@@ -98,6 +100,7 @@ pub struct Deals {
 }
 
 impl Deals {
+    /// Every game with every seed, then `shard`'s share.
     pub fn new(games: Vec<&'static Rules>, seeds: Seeds, shard: Shard) -> Deals {
         Deals {
             games,
@@ -117,6 +120,7 @@ impl Deals {
         self.positions().saturating_sub(k).div_ceil(n)
     }
 
+    /// Whether this shard takes no deal.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

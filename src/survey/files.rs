@@ -11,7 +11,7 @@
 //!
 //! `--resume` also sweeps DIR of the temporary files a killed run left
 //! (`kill -9`, a power cut): files of our own naming only (see
-//! [`crate::output::is_temp_file_name`]), and only those over a minute
+//! `output::is_temp_file_name`), and only those over a minute
 //! old, since another survey or `-search` writing to the same directory
 //! holds its own for
 //! milliseconds, and removing one of those would fail its rename.
@@ -108,7 +108,9 @@ fn leads_to(path: &Path) -> Option<PathBuf> {
 
 /// What `--resume` may remove: the stale temporary files in DIR.
 pub struct Stale {
+    /// The solutions' directory.
     pub dir: PathBuf,
+    /// Its stale temporary files.
     pub files: Vec<PathBuf>,
 }
 

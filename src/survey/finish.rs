@@ -9,9 +9,11 @@ use super::table::Table;
 
 /// Why a run ended before its last deal.
 pub enum Stop {
+    /// A signal (Ctrl-C, SIGTERM) asked the run to stop.
     Interrupted,
     /// Whoever read stdout went away (`survey ... | head`).
     ReaderGone,
+    /// Writing failed; the message says what.
     Failed(String),
 }
 

@@ -13,6 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use super::row::Verdict;
 
+/// The progress bar on stderr, and the verdicts' counts it shows.
 pub struct Progress {
     bar: ProgressBar,
     /// SUCCES, INSOLUBLE, ECHEC so far, read by the bar as it draws, so

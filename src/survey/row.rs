@@ -62,6 +62,7 @@ impl Layout {
         }
     }
 
+    /// The header line of the layout (without its newline).
     pub fn header(self) -> &'static str {
         match self {
             Layout::Forced => HEADER,
@@ -80,6 +81,7 @@ impl Layout {
         Layout::ALL.iter().any(|l| l.header().starts_with(text))
     }
 
+    /// How many columns a row of the layout has.
     pub fn columns(self) -> usize {
         self.header().split(',').count()
     }
@@ -98,7 +100,9 @@ impl Layout {
 /// The verdict of one deal, as `-search` says it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Verdict {
+    /// Won: a solution was found.
     Succes,
+    /// Proven without a solution.
     Insoluble,
     /// Undecided: a limit stopped the search.
     Echec,
@@ -118,6 +122,7 @@ impl Verdict {
         }
     }
 
+    /// The verdict word: `SUCCES`, `INSOLUBLE` or `ECHEC`.
     pub fn word(self) -> &'static str {
         match self {
             Verdict::Succes => "SUCCES",
@@ -130,11 +135,15 @@ impl Verdict {
 /// One deal's line.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
+    /// The deal.
     pub id: GameId,
+    /// Its verdict under the row's rules.
     pub verdict: Verdict,
     /// The solution's length, for SUCCES.
     pub moves: Option<u32>,
+    /// Positions the search expanded.
     pub expanded: u64,
+    /// Positions the search stored.
     pub stored: u64,
     /// Search time, as `-search` reports it.
     pub seconds: f64,

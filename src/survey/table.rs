@@ -31,6 +31,7 @@ enum Sink {
 /// What a file to resume held.
 #[derive(Debug, PartialEq)]
 pub struct Resumed {
+    /// The whole rows read.
     pub rows: Vec<Row>,
     /// A torn last line that was cut off (its deal is redone).
     pub torn: Option<String>,

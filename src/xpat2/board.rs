@@ -108,11 +108,19 @@ impl Board {
         &self.cards[self.first[p]..self.first[p + 1]]
     }
 
+    /// The pile that holds array index `index` (below 52).
+    pub(crate) fn pile_of(&self, index: usize) -> usize {
+        (0..self.piles())
+            .find(|&p| self.first(p) <= index && index < self.first(p + 1))
+            .expect("every index below 52 is in a pile")
+    }
+
     fn is_column(&self, p: usize) -> bool {
         (SUITS..SUITS + self.columns).contains(&p)
     }
 
-    fn is_cell(&self, p: usize) -> bool {
+    /// Whether pile `p` is a free cell.
+    pub(crate) fn is_cell(&self, p: usize) -> bool {
         (SUITS + self.columns..SUITS + self.columns + self.registers).contains(&p)
     }
 
@@ -361,7 +369,7 @@ mod tests {
         let saved = |name: &str| {
             let path = format!("{}/tests/fixtures/xpat2/{name}", env!("CARGO_MANIFEST_DIR"));
             let bytes = std::fs::read(&path).unwrap();
-            crate::xpat2_load::read(&bytes).unwrap().words
+            crate::xpat2::load::read(&bytes).unwrap().words
         };
         let complete = |game, seed| deal(game, seed).with_foundation(Foundation::Xpat2);
         let mv = |card, dest| Move { card, dest };

@@ -13,10 +13,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-use super::{At, encode, words_on, write};
+use super::load::{Follower, Saved};
+use super::save::{encode, write};
+use super::{At, words_on};
 use crate::check::Verdict;
 use crate::state::Move;
-use crate::xpat2_load::{Follower, Saved};
 
 /// The bytes of the continued save: `saved`'s played words, then those of
 /// `moves`, which win from the player's position (`player`, the save
@@ -61,7 +62,7 @@ mod tests {
     use super::*;
     use crate::deal::Deal;
     use crate::search::{Limits, Outcome, search_from};
-    use crate::xpat2_load::{follow, read};
+    use crate::xpat2::load::{follow, read};
 
     fn fixture(name: &str) -> Vec<u8> {
         let path = format!("{}/tests/fixtures/xpat2/{name}", env!("CARGO_MANIFEST_DIR"));

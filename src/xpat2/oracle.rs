@@ -7,11 +7,13 @@
 use std::iter::Peekable;
 use std::slice::Iter;
 
-use super::*;
+use super::{At, HEADER_BYTES, NAME_BYTES, save, slot};
 use crate::cards::{Card, suit};
+use crate::deal::Deal;
 use crate::deal::test_deal as deal;
 use crate::foundation::Foundation;
 use crate::search::{self, Limits, Outcome};
+use crate::state::Move;
 use crate::state::{Dest, State};
 
 /// A solution of the first of `seeds` the search solves quickly.

@@ -11,7 +11,8 @@
 //! trigger is the deal's own. A turn is one special word naming the
 //! clicked card's array index.
 
-use super::follow::{Follower, Position, Refusal, pile_of, to_where};
+use super::follower::{Follower, Position, Refusal};
+use super::words::to_where;
 use crate::cards::{CARDS, Card, Name, SUITS};
 use crate::check::explain;
 use crate::redeal::{self, COMPOUND_BEGIN, COMPOUND_END, ROTATE_DOWN, ROTATE_UP};
@@ -117,7 +118,7 @@ impl Follower {
         } else {
             Dest::TurnDown
         };
-        let pile = pile_of(&self.board, index);
+        let pile = self.board.pile_of(index);
         let card = self.board.pile(pile)[index - self.board.first(pile)];
         let what = format!("a turn: {} {}", Name(card), to_where(dest));
         let mv = Move { card, dest };
@@ -169,22 +170,6 @@ impl Follower {
             }
         })?;
         self.moves.push(mv);
-        Ok(())
-    }
-
-    /// `Ok` when the player's columns, in order, and foundation are the
-    /// table's.
-    pub(super) fn same_table(&self, table: &crate::midnight::Table) -> Result<(), String> {
-        let foundation: Vec<u8> = (0..SUITS).map(|s| self.board.pile(s).len() as u8).collect();
-        if foundation != table.foundation() {
-            return Err(format!(
-                "the foundation would hold {foundation:?} cards per suit for the player, {:?} for the solver",
-                table.foundation()
-            ));
-        }
-        if self.board.columns() != table.columns() {
-            return Err("the player's columns are not the solver's".to_string());
-        }
         Ok(())
     }
 }

@@ -46,27 +46,22 @@
 //! (say, a card put onto a card the solver has already played up).
 
 mod follow;
+mod follower;
+mod same;
 mod special;
 #[cfg(test)]
 mod tests;
+mod words;
 
 use std::fmt;
 
+use super::{HEADER_BYTES, HEADER_INTS, MAGIC, NAME_BYTES, slot};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
 use crate::rules::{GAMES, GameId, MAX_SEED};
 use crate::state::Move;
-use crate::xpat2::MAGIC;
 
-pub(crate) use follow::pile_of;
-pub use follow::{Follower, Position};
-
-/// Bytes of the rule name at the head of the file.
-const NAME_BYTES: usize = 32;
-/// Integers of the header after the name.
-const HEADER_INTS: usize = 32;
-/// Bytes before the first move word.
-pub const HEADER_BYTES: usize = NAME_BYTES + 4 * HEADER_INTS;
+pub use follower::{Follower, Position};
 /// The most bytes of moves a save is read for: over four million moves,
 /// where a game played by hand records hundreds.
 pub const MAX_MOVE_BYTES: u64 = 16 << 20;
@@ -81,8 +76,11 @@ pub enum Error {
     Format(String),
     /// Move `number` (from 1, in the save's order) cannot be followed.
     Move {
+        /// The move's number, from 1.
         number: usize,
+        /// The move in words.
         what: String,
+        /// Why it cannot be followed.
         why: String,
     },
 }
@@ -106,6 +104,7 @@ impl std::error::Error for Error {}
 /// A save file's contents, as xpat2 wrote them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Saved {
+    /// The game and seed the save is of.
     pub id: GameId,
     /// Every recorded move word (`a[9]` of them).
     pub words: Vec<u32>,
@@ -132,10 +131,10 @@ fn header_int(bytes: &[u8], i: usize) -> i32 {
 /// reader that asks no more than this never reads a device such as
 /// `/dev/zero` for ever, nor a huge file whole.
 pub fn bytes_needed(head: &[u8]) -> u64 {
-    if head.len() < HEADER_BYTES || header_int(head, 15) != MAGIC {
+    if head.len() < HEADER_BYTES || header_int(head, slot::MAGIC) != MAGIC {
         return HEADER_BYTES as u64;
     }
-    let recorded = header_int(head, 9).max(0) as u64;
+    let recorded = header_int(head, slot::MOVES).max(0) as u64;
     HEADER_BYTES as u64 + 4 * recorded
 }
 
@@ -149,10 +148,10 @@ pub fn read(bytes: &[u8]) -> Result<Saved, Error> {
         ));
     }
     let a: Vec<i32> = (0..HEADER_INTS).map(|i| header_int(bytes, i)).collect();
-    if a[15] != MAGIC {
+    if a[slot::MAGIC] != MAGIC {
         return bad(format!(
             "no xpat2 magic number (header integer 15 is {:#x}, not {MAGIC:#x})",
-            a[15]
+            a[slot::MAGIC]
         ));
     }
     let name_end = bytes[..NAME_BYTES].iter().position(|&b| b == 0);
@@ -170,11 +169,11 @@ pub fn read(bytes: &[u8]) -> Result<Saved, Error> {
             a[i]
         ));
     }
-    let seed = a[8];
+    let seed = a[slot::SEED];
     if !(1..=MAX_SEED as i64).contains(&(seed as i64)) {
         return bad(format!("seed {seed} is out of range 1..{MAX_SEED}"));
     }
-    let (recorded, played) = (a[9], a[10]);
+    let (recorded, played) = (a[slot::MOVES], a[slot::REPLAYED]);
     let room = (bytes.len() - HEADER_BYTES) / 4;
     if recorded < 0 || recorded as usize > room {
         return bad(format!(
@@ -196,7 +195,7 @@ pub fn read(bytes: &[u8]) -> Result<Saved, Error> {
         },
         words,
         played: played as usize,
-        finished: a[12] == 1,
+        finished: a[slot::FINISHED] == 1,
     })
 }
 

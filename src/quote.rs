@@ -1,5 +1,6 @@
 //! Bytes from the user (a line of a solution file, a path) as a one-line
-//! message shows them.
+//! message shows them. Solution files, outputs and surveys all quote
+//! with it; callers outside the crate find it as `solution::quote`.
 //!
 //! Such bytes may hold anything: a tab or a byte-order mark the reader
 //! cannot see, a newline that would split the message, an escape sequence
