@@ -67,7 +67,7 @@ pub(super) fn run_if_asked(args: &[OsString]) -> Option<u8> {
 /// the version is not propagated, and no `help` subcommand is added.
 pub(super) fn whole() -> Command {
     args::command()
-        .subcommand(crate::survey::args::command().name("survey"))
+        .subcommand(xpat_solver::survey::args::command().name("survey"))
         .subcommand(completions_command())
         .subcommand(manpage_command())
         .disable_help_subcommand(true)
@@ -152,7 +152,7 @@ fn manpage(whole: &Command, matches: &ArgMatches) -> u8 {
         None => page(whole.clone()),
     };
     match matches.get_one::<PathBuf>("out") {
-        Some(path) => match crate::output::write_atomically(path, &page) {
+        Some(path) => match xpat_solver::output::write_atomically(path, &page) {
             Ok(()) => EXIT_SUCCES,
             Err(e) => {
                 output::error(&format!("{e:#}"));
