@@ -155,7 +155,7 @@ struct Cli {
 
     /// With --summary: also write the summary as one self-contained HTML
     /// page with plots to REPORT
-    #[arg(long, value_name = "REPORT", requires = "summary")]
+    #[arg(long, value_name = "REPORT")]
     html: Option<PathBuf>,
 }
 
@@ -325,6 +325,13 @@ fn clap_line(rendered: &str) -> String {
 
 /// Turns the parsed words into a plan, or says what is wrong.
 fn check(cli: Cli, words: Vec<String>) -> Result<Command, String> {
+    // Checked here, not by clap's `requires`: clap counts a required
+    // argument as given when one that conflicts with it is (GAMES, say).
+    if cli.html.is_some() && cli.summary.is_none() {
+        return Err(
+            "--html REPORT writes the page of a summary: give it with --summary FILE... (survey first, then summarize with --html)".into(),
+        );
+    }
     if let Some(files) = cli.summary {
         return Ok(Command::Summary {
             files,
@@ -514,6 +521,42 @@ mod tests {
         );
         for bad in ["", "Xpat2", "xpat2 ", "complete"] {
             assert!(Under::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    /// `--html` goes with `--summary`, which takes no survey option.
+    #[test]
+    fn html_goes_with_summary_alone() {
+        let parse = |line: &str| {
+            let all = std::iter::once("x").chain(line.split(' '));
+            let cli = Cli::try_parse_from(all).map_err(|e| e.to_string())?;
+            check(cli, Vec::new())
+        };
+        for line in [
+            "--summary a.csv b.csv --html r.html",
+            "--html r.html --summary a.csv b.csv",
+        ] {
+            match parse(line) {
+                Ok(Command::Summary { files, html }) => {
+                    assert_eq!(files, [PathBuf::from("a.csv"), PathBuf::from("b.csv")]);
+                    assert_eq!(html, Some(PathBuf::from("r.html")));
+                }
+                other => panic!("{line}: {other:?}"),
+            }
+        }
+        assert!(matches!(
+            parse("--summary a.csv"),
+            Ok(Command::Summary { html: None, .. })
+        ));
+        for (line, says) in [
+            ("--html r.html", "--summary"),
+            ("fc 1-5 --html r.html", "--summary"),
+            ("--summary a.csv --html r.html --jobs 2", "cannot be used"),
+            ("--summary a.csv --timeout 3", "cannot be used"),
+            ("--summary a.csv --html", "a value is required"),
+        ] {
+            let err = parse(line).unwrap_err();
+            assert!(err.contains(says), "{line}: {err}");
         }
     }
 
