@@ -62,7 +62,7 @@ fn summarize(files: &[PathBuf], html: Option<&Path>) -> u8 {
     let mut results = summary::Results::default();
     let mut rules: Option<(Under, &PathBuf)> = None;
     for file in files {
-        let read = match table::read(file) {
+        let read = match table::read(file, |row| results.add(&row)) {
             Ok(read) => read,
             Err(message) => {
                 say::error(&message);
@@ -93,7 +93,6 @@ fn summarize(files: &[PathBuf], html: Option<&Path>) -> u8 {
                 solution::quote(torn.as_bytes())
             ));
         }
-        read.rows.iter().for_each(|row| results.add(row));
     }
     if results.repeated > 0 {
         say::note(&format!(
