@@ -5,6 +5,8 @@
 mod common;
 
 use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use common::{Run, TempDir, run};
 
@@ -187,4 +189,43 @@ fn games_apart_and_zeros() {
     );
     assert!(!html.contains("NaN") && !html.contains("inf"), "{html}");
     assert!(html.contains("INSOLUBLE seeds (1)</h3>\n<p class=\"seeds\">7</p>"));
+}
+
+/// A signal while the rows are read (here: a FIFO no one writes to, so
+/// the summary waits in it, its page prepared) removes the page's
+/// temporary file: exit 130, no page, nothing left in the directory.
+#[test]
+fn a_signal_leaves_no_temporary_file() {
+    let dir = TempDir::new("report-signal");
+    let fifo = dir.join("rows.csv");
+    let c_path = std::ffi::CString::new(arg(&fifo)).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o644) }, 0);
+    let page = dir.join("r.html");
+    let child = Command::new(env!("CARGO_BIN_EXE_xpat-solver"))
+        .args(["survey", "--summary", arg(&fifo), "--html", arg(&page)])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let began = Instant::now();
+    while leftovers(dir.path()).is_empty() {
+        assert!(
+            began.elapsed() < Duration::from_secs(60),
+            "no temporary file"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // The temporary file is registered for removal right after it is
+    // made: let the summary reach the FIFO, where it waits.
+    std::thread::sleep(Duration::from_millis(200));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stopped by a signal"));
+    assert!(leftovers(dir.path()).is_empty() && !page.exists());
 }

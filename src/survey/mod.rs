@@ -52,6 +52,12 @@ pub fn main(args: Vec<OsString>) -> u8 {
 fn summarize(files: &[PathBuf], html: Option<&Path>) -> u8 {
     // The page's path is checked before a row is read, and it may not be
     // one of the files read.
+    if html.is_some()
+        && let Err(message) = signals::install_for_summary()
+    {
+        say::error(&message);
+        return EXIT_USAGE;
+    }
     let page = match html.map(|path| report::prepare(path, files)).transpose() {
         Ok(page) => page,
         Err(message) => {

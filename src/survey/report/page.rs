@@ -141,7 +141,7 @@ fn provenance(total: u64, sources: &Sources) -> String {
 /// for it (the undecided counted lost at its low end, won at its high).
 fn solvable(g: &GameReport) -> (String, String) {
     let share = match g.succes + g.insoluble {
-        0 => "–".to_string(),
+        0 => "-".to_string(), // as the summary's table
         decided => percent(g.succes as f64 / decided as f64),
     };
     let (low, high) = solvable_interval(g.succes, g.insoluble, g.undecided);
