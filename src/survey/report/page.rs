@@ -274,7 +274,7 @@ fn describe(h: &LogHistogram, unit: &str) -> String {
         .median()
         .map_or("none".into(), |b| svg::range_words(b, unit));
     let mut text = format!(
-        "{}; the median in {median}; the most {}{unit}; the mean {}{unit}",
+        "{}: the median in the bar {median}, the highest {}{unit}, the mean {}{unit}",
         deals(h.count()),
         scale::short(h.max()),
         scale::short(h.mean())
