@@ -48,7 +48,11 @@ one turn); --rules forced and free are --foundation's. Solutions are
 written as DIR/Game.SEED.xpat2.sol (check them with --rules xpat2).
 
 A file holds one rule set, in its rules column (forced: the 8 columns):
---resume and --summary refuse files of other rules.
+--resume and --summary refuse files of other rules. --summary FILE...
+--html REPORT also writes the summary as one self-contained page (no
+network needed): per game the verdicts' shares and intervals, the time
+and positions per deal as histograms, the slowest deals, the seeds lost
+and undecided; written whole or not at all.
 
 --jobs takes 1 to 1024 workers (as -search), --timeout a positive number
 of seconds below 2^64.
@@ -60,6 +64,7 @@ Examples:
   xpat-solver survey fc,bd 1-100000 --foundation both --out real.csv
   xpat-solver survey mo 1-10000 --rules xpat2 --out mo-xpat2.csv
   xpat-solver survey --summary fc.*.csv
+  xpat-solver survey --summary fc.*.csv --html fc.html
 
 Exit: 0 every deal decided, 1 some undecided (ECHEC), 3 bad arguments or
 files, 130 interrupted.";
@@ -68,6 +73,10 @@ files, 130 interrupted.";
 /// search's figures per deal, and a summary per game.
 #[derive(Parser, Debug)]
 #[command(name = "xpat-solver survey", after_help = AFTER_HELP)]
+#[command(group = clap::ArgGroup::new("surveying").multiple(true).args([
+    "games", "seeds", "random", "rng_seed", "jobs", "timeout", "max_states", "fast",
+    "optimal", "out", "resume", "solutions", "foundation", "rules", "shard",
+]))]
 struct Cli {
     /// Games: fc,st,mo,bd (names or aliases) or all
     games: Option<String>,
@@ -141,8 +150,13 @@ struct Cli {
     shard: Option<String>,
 
     /// Summarize survey files (shards merge) instead of surveying
-    #[arg(long, value_name = "FILE", num_args = 1.., exclusive = true)]
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "surveying")]
     summary: Option<Vec<PathBuf>>,
+
+    /// With --summary: also write the summary as one self-contained HTML
+    /// page with plots to REPORT
+    #[arg(long, value_name = "REPORT")]
+    html: Option<PathBuf>,
 }
 
 /// The survey's command line as clap defines it, for the completion
@@ -242,8 +256,11 @@ impl Under {
 pub enum Command {
     /// Search these deals.
     Survey(Plan),
-    /// Summarize these files.
-    Summary(Vec<PathBuf>),
+    /// Summarize these files, and write the page of `html` when given.
+    Summary {
+        files: Vec<PathBuf>,
+        html: Option<PathBuf>,
+    },
 }
 
 /// A survey to run, every argument checked.
@@ -322,8 +339,18 @@ fn clap_line(rendered: &str) -> String {
 
 /// Turns the parsed words into a plan, or says what is wrong.
 fn check(cli: Cli, words: Vec<String>) -> Result<Command, String> {
+    // Checked here, not by clap's `requires`: clap counts a required
+    // argument as given when one that conflicts with it is (GAMES, say).
+    if cli.html.is_some() && cli.summary.is_none() {
+        return Err(
+            "--html REPORT writes the page of a summary: give it with --summary FILE... (survey first, then summarize with --html)".into(),
+        );
+    }
     if let Some(files) = cli.summary {
-        return Ok(Command::Summary(files));
+        return Ok(Command::Summary {
+            files,
+            html: cli.html,
+        });
     }
     let Some(games) = cli.games else {
         return Err(
@@ -407,7 +434,7 @@ mod tests {
         let cli = Cli::try_parse_from(all).map_err(|e| e.to_string())?;
         match check(cli, words)? {
             Command::Survey(plan) => Ok(plan),
-            Command::Summary(_) => Err("summary".into()),
+            Command::Summary { .. } => Err("summary".into()),
         }
     }
 
@@ -508,6 +535,42 @@ mod tests {
         );
         for bad in ["", "Xpat2", "xpat2 ", "complete"] {
             assert!(Under::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    /// `--html` goes with `--summary`, which takes no survey option.
+    #[test]
+    fn html_goes_with_summary_alone() {
+        let parse = |line: &str| {
+            let all = std::iter::once("x").chain(line.split(' '));
+            let cli = Cli::try_parse_from(all).map_err(|e| e.to_string())?;
+            check(cli, Vec::new())
+        };
+        for line in [
+            "--summary a.csv b.csv --html r.html",
+            "--html r.html --summary a.csv b.csv",
+        ] {
+            match parse(line) {
+                Ok(Command::Summary { files, html }) => {
+                    assert_eq!(files, [PathBuf::from("a.csv"), PathBuf::from("b.csv")]);
+                    assert_eq!(html, Some(PathBuf::from("r.html")));
+                }
+                other => panic!("{line}: {other:?}"),
+            }
+        }
+        assert!(matches!(
+            parse("--summary a.csv"),
+            Ok(Command::Summary { html: None, .. })
+        ));
+        for (line, says) in [
+            ("--html r.html", "--summary"),
+            ("fc 1-5 --html r.html", "--summary"),
+            ("--summary a.csv --html r.html --jobs 2", "cannot be used"),
+            ("--summary a.csv --timeout 3", "cannot be used"),
+            ("--summary a.csv --html", "a value is required"),
+        ] {
+            let err = parse(line).unwrap_err();
+            assert!(err.contains(says), "{line}: {err}");
         }
     }
 

@@ -8,13 +8,15 @@
 //! - [`run`]: the workers, the signals ([`signals`]), the bar ([`progress`]);
 //!   [`finish`]: the exit code and the command that resumes
 //! - [`row`], [`table`]: the CSV rows, written whole, read back to resume
-//! - [`summary`]: counts, the solvable share's interval, times, per game
+//! - [`summary`]: counts, the solvable share's interval, times, per game;
+//!   [`report`]: the same as an HTML page with plots (`--html`)
 
 pub mod args;
 pub mod deals;
 pub mod files;
 pub mod finish;
 pub mod progress;
+pub mod report;
 pub mod row;
 pub mod run;
 pub mod say;
@@ -25,7 +27,7 @@ pub mod table;
 
 use std::ffi::OsString;
 use std::io::ErrorKind;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::solution;
 use args::{Command, EXIT_USAGE, Under};
@@ -37,20 +39,36 @@ use say::shown;
 pub fn main(args: Vec<OsString>) -> u8 {
     match args::parse(args) {
         Ok(Command::Survey(plan)) => run::run(plan),
-        Ok(Command::Summary(files)) => summarize(&files),
+        Ok(Command::Summary { files, html }) => summarize(&files, html.as_deref()),
         Err(code) => code,
     }
 }
 
-/// `--summary FILE...`: the summary of the rows of all the files, each
-/// deal once, on stdout. Files of different rules are refused together: a
-/// deal's verdict depends on the rules (Baker's Dozen 3118 is INSOLUBLE
-/// forced and won free), and merged, the first file read would decide it.
-fn summarize(files: &[PathBuf]) -> u8 {
+/// `--summary FILE... [--html REPORT]`: the summary of the rows of all
+/// the files, each deal once, on stdout, and the page of it at REPORT.
+/// Files of different rules are refused together: a deal's verdict
+/// depends on the rules (Baker's Dozen 3118 is INSOLUBLE forced and won
+/// free), and merged, the first file read would decide it.
+fn summarize(files: &[PathBuf], html: Option<&Path>) -> u8 {
+    // The page's path is checked before a row is read, and it may not be
+    // one of the files read.
+    if html.is_some()
+        && let Err(message) = signals::install_for_summary()
+    {
+        say::error(&message);
+        return EXIT_USAGE;
+    }
+    let page = match html.map(|path| report::prepare(path, files)).transpose() {
+        Ok(page) => page,
+        Err(message) => {
+            say::error(&message);
+            return EXIT_USAGE;
+        }
+    };
     let mut results = summary::Results::default();
     let mut rules: Option<(Under, &PathBuf)> = None;
     for file in files {
-        let read = match table::read(file) {
+        let read = match table::read(file, |row| results.add(&row)) {
             Ok(read) => read,
             Err(message) => {
                 say::error(&message);
@@ -81,13 +99,18 @@ fn summarize(files: &[PathBuf]) -> u8 {
                 solution::quote(torn.as_bytes())
             ));
         }
-        read.rows.iter().for_each(|row| results.add(row));
     }
     if results.repeated > 0 {
         say::note(&format!(
             "survey: {} rows repeat a deal already read: each deal counted once",
             results.repeated
         ));
+    }
+    if let Some(page) = page
+        && let Err(message) = report::publish(page, &results, files)
+    {
+        say::error(&message);
+        return EXIT_USAGE;
     }
     match say::out(&results.render()) {
         Err(e) if e.kind() != ErrorKind::BrokenPipe => {

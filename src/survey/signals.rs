@@ -49,3 +49,34 @@ pub fn install() -> Result<Arc<AtomicBool>, String> {
     }
     Ok(interrupted)
 }
+
+/// What a signal during `--summary --html` says, in one `write`.
+const SUMMARY_STOPPED: &[u8] =
+    b"xpat-solver survey: stopped by a signal (the page's temporary file removed)\n";
+
+/// Installs handlers for `--summary --html`, which has nothing to stop
+/// cleanly: the first signal removes the page's temporary file and ends
+/// the process at once, as `-search`'s handler does, so no
+/// `.xpat-solver-*.tmp` is left beside the page.
+pub fn install_for_summary() -> Result<(), String> {
+    for signal in [SIGINT, SIGTERM, SIGHUP] {
+        let action = || {
+            remove_pending_temp_files();
+            // SAFETY: as in `install`: `write` and `_exit` are
+            // async-signal-safe, the message a static byte string.
+            unsafe {
+                libc::write(
+                    libc::STDERR_FILENO,
+                    SUMMARY_STOPPED.as_ptr().cast(),
+                    SUMMARY_STOPPED.len(),
+                );
+                libc::_exit(EXIT_INTERRUPTED.into());
+            }
+        };
+        // SAFETY: the action only calls `remove_pending_temp_files` (atomic
+        // swaps and `unlink`), `write` and `_exit`.
+        unsafe { signal_hook::low_level::register(signal, action) }
+            .map_err(|e| format!("cannot handle signal {signal}: {e}"))?;
+    }
+    Ok(())
+}

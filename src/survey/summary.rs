@@ -23,6 +23,8 @@ struct Entry {
     verdict: Verdict,
     moves: u32,
     seconds: f32,
+    /// Positions expanded, for the report's plots.
+    expanded: u64,
     /// The forced verdict, when searched beside the real game's
     /// (`--foundation both`).
     forced: Option<Verdict>,
@@ -58,6 +60,7 @@ impl Results {
             verdict: row.verdict,
             moves: row.moves.unwrap_or(0),
             seconds: row.seconds as f32,
+            expanded: row.expanded,
             forced: row.forced,
         };
         match self.by_deal.get_mut(&key) {
@@ -86,6 +89,18 @@ impl Results {
             .count() as u64
     }
 
+    /// Every deal counted, once each, in no particular order: what the
+    /// HTML report ([`super::report`]) aggregates.
+    pub fn each(&self) -> impl Iterator<Item = Deal> + '_ {
+        self.by_deal.iter().map(|(&(game, seed), e)| Deal {
+            game: game as usize,
+            seed,
+            verdict: e.verdict,
+            seconds: e.seconds,
+            expanded: e.expanded,
+        })
+    }
+
     /// The summary: a Markdown table, one line per game, then the seeds
     /// proven lost and those undecided.
     pub fn render(&self) -> String {
@@ -110,6 +125,17 @@ impl Results {
         }
         out + &lists
     }
+}
+
+/// One deal's result, as [`Results::each`] gives it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Deal {
+    /// Its game's index in [`GAMES`].
+    pub game: usize,
+    pub seed: u32,
+    pub verdict: Verdict,
+    pub seconds: f32,
+    pub expanded: u64,
 }
 
 /// One game's figures.
@@ -216,7 +242,7 @@ impl GameSummary {
     }
 }
 
-fn percent(share: f64) -> String {
+pub(super) fn percent(share: f64) -> String {
     format!("{:.4}%", share * 100.0)
 }
 
@@ -254,13 +280,13 @@ fn percentile<T: Copy>(sorted: &[T], p: f64) -> Option<T> {
 /// with them counted as won. (Solvitaire's code computes the same two
 /// bounds with the Agresti–Coull interval; issue 10 asks for Wilson's,
 /// which stays inside [0, 1] and is tighter at shares near 100%.)
-fn solvable_interval(succes: u64, insoluble: u64, undecided: u64) -> (f64, f64) {
+pub(super) fn solvable_interval(succes: u64, insoluble: u64, undecided: u64) -> (f64, f64) {
     let n = succes + insoluble + undecided;
     (wilson(succes, n).0, wilson(succes + undecided, n).1)
 }
 
 /// The Wilson score interval at 95% for `x` successes in `n` trials.
-fn wilson(x: u64, n: u64) -> (f64, f64) {
+pub(super) fn wilson(x: u64, n: u64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }

@@ -107,7 +107,9 @@ impl Table {
         if !file.metadata().map_err(fail)?.is_file() {
             return Err(format!("cannot resume {}: not a regular file", shown(path)));
         }
-        let read = decode(path, &mut file)?;
+        let mut rows = Vec::new();
+        let mut read = decode(path, &mut file, |row| rows.push(row))?;
+        read.resumed.rows = rows;
         let theirs = match (read.resumed.rules, read.layout) {
             (Some(r), _) if r != rules => Some(format!("its rows are of rules '{}'", r.name())),
             (_, Some(layout)) if !layout.holds(rules) => {
@@ -176,18 +178,21 @@ impl Table {
     }
 }
 
-/// Reads a survey file without changing it (`--summary`): a torn last
-/// line is left out, as its deal has no verdict.
-pub fn read(path: &Path) -> Result<Resumed, String> {
+/// Reads a survey file without changing it (`--summary`), handing each
+/// row to `each` as it is read rather than keeping them (a summary of a
+/// million rows keeps what it aggregates, not the rows): the [`Resumed`]
+/// returned has no rows. A torn last line is left out, as its deal has no
+/// verdict.
+pub fn read(path: &Path, each: impl FnMut(Row)) -> Result<Resumed, String> {
     let file = File::open(path).map_err(|e| format!("cannot read {}: {e}", shown(path)))?;
-    Ok(decode(path, file)?.resumed)
+    Ok(decode(path, file, each)?.resumed)
 }
 
 /// Reads a survey file as a stream, a line at a time, never more than
 /// [`LINE_CAP`] bytes of one: a device such as `/dev/zero` or a binary
 /// file is refused at its first line, not read into memory whole.
-fn decode(path: &Path, input: impl Read) -> Result<Contents, String> {
-    read_rows(BufReader::new(input)).map_err(|e| match e {
+fn decode(path: &Path, input: impl Read, each: impl FnMut(Row)) -> Result<Contents, String> {
+    read_rows(BufReader::new(input), each).map_err(|e| match e {
         Unreadable::Io(e) => format!("cannot read {}: {e}", shown(path)),
         Unreadable::Bad(why) => format!("{} {why}", shown(path)),
     })
@@ -224,8 +229,9 @@ struct Contents {
 
 /// Reads a survey file's lines: the header, then whole rows; a last line
 /// without its newline is torn. Any other line that is not a row is an
-/// error: this is not a survey file, or someone edited it.
-fn read_rows(mut input: impl BufRead) -> Result<Contents, Unreadable> {
+/// error: this is not a survey file, or someone edited it. The rows go to
+/// `each`, in order; the [`Contents`]' own list is left empty.
+fn read_rows(mut input: impl BufRead, mut each: impl FnMut(Row)) -> Result<Contents, Unreadable> {
     let not_ours = || {
         Unreadable::Bad(format!(
             "is not a survey file: its first line is not '{HEADER}' (or with ,foundation,forced[,rules])"
@@ -234,7 +240,7 @@ fn read_rows(mut input: impl BufRead) -> Result<Contents, Unreadable> {
     let mut line = Vec::with_capacity(LINE_CAP + 1);
     let (mut keep, mut number) = (0, 0);
     let mut layout: Option<Layout> = None;
-    let (mut rows, mut torn, mut rules) = (Vec::new(), None, None);
+    let (mut torn, mut rules) = (None, None);
     loop {
         line.clear();
         let read = (&mut input)
@@ -292,13 +298,17 @@ fn read_rows(mut input: impl BufRead) -> Result<Contents, Unreadable> {
                     }
                     _ => rules = Some(row.rules),
                 }
-                rows.push(row);
+                each(row);
             }
         }
         keep += read;
     }
     Ok(Contents {
-        resumed: Resumed { rows, torn, rules },
+        resumed: Resumed {
+            rows: Vec::new(),
+            torn,
+            rules,
+        },
         // No whole line without a header: 0 when it is missing or torn.
         keep,
         layout,
@@ -313,10 +323,14 @@ mod tests {
     const B: &str = "Seahaven,35,INSOLUBLE,,10,20,0.001000,\n";
 
     fn read(text: &str) -> Result<Contents, String> {
-        read_rows(text.as_bytes()).map_err(|e| match e {
-            Unreadable::Io(e) => e.to_string(),
-            Unreadable::Bad(why) => why,
-        })
+        let mut rows = Vec::new();
+        let mut contents =
+            read_rows(text.as_bytes(), |row| rows.push(row)).map_err(|e| match e {
+                Unreadable::Io(e) => e.to_string(),
+                Unreadable::Bad(why) => why,
+            })?;
+        contents.resumed.rows = rows;
+        Ok(contents)
     }
 
     #[test]
@@ -361,11 +375,11 @@ mod tests {
     fn endless_lines_are_refused_at_their_first_kilobyte() {
         use std::io::Read;
         let endless = || std::io::repeat(b'7');
-        let err = read_rows(BufReader::new(endless())).unwrap_err();
+        let err = read_rows(BufReader::new(endless()), drop).unwrap_err();
         assert!(matches!(&err, Unreadable::Bad(why) if why.contains("not a survey file")));
         let after_a_row = format!("{HEADER}\n{A}");
         let input = BufReader::new(after_a_row.as_bytes().chain(endless()));
-        match read_rows(input).unwrap_err() {
+        match read_rows(input, drop).unwrap_err() {
             Unreadable::Bad(why) => assert!(why.starts_with("line 3: longer than"), "{why}"),
             other => panic!("{other:?}"),
         }
