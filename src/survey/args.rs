@@ -258,7 +258,9 @@ pub enum Command {
     Survey(Plan),
     /// Summarize these files, and write the page of `html` when given.
     Summary {
+        /// The survey files, each of one rule set.
         files: Vec<PathBuf>,
+        /// Where the report page goes (`--html`), if anywhere.
         html: Option<PathBuf>,
     },
 }

@@ -16,7 +16,7 @@ pub mod deals;
 pub mod files;
 pub mod finish;
 pub mod progress;
-pub mod report;
+pub(crate) mod report;
 pub mod row;
 pub mod run;
 pub mod say;

@@ -132,9 +132,13 @@ impl Results {
 pub struct Deal {
     /// Its game's index in [`GAMES`].
     pub game: usize,
+    /// Its seed.
     pub seed: u32,
+    /// What its search said.
     pub verdict: Verdict,
+    /// How long its search took.
     pub seconds: f32,
+    /// Positions its search expanded.
     pub expanded: u64,
 }
 

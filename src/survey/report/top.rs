@@ -11,8 +11,6 @@ pub struct Top<T: Ord> {
     k: usize,
     /// A min-heap: its top is the least kept, the first to go.
     kept: BinaryHeap<Reverse<T>>,
-    /// Every item pushed, kept or not.
-    seen: u64,
 }
 
 impl<T: Ord> Top<T> {
@@ -20,23 +18,16 @@ impl<T: Ord> Top<T> {
         Top {
             k,
             kept: BinaryHeap::with_capacity(k + 1),
-            seen: 0,
         }
     }
 
     pub fn push(&mut self, item: T) {
-        self.seen += 1;
         if self.kept.len() < self.k {
             self.kept.push(Reverse(item));
         } else if self.kept.peek().is_some_and(|least| item > least.0) {
             self.kept.pop();
             self.kept.push(Reverse(item));
         }
-    }
-
-    /// How many items were pushed.
-    pub fn seen(&self) -> u64 {
-        self.seen
     }
 
     /// The items kept, greatest first.
@@ -58,7 +49,6 @@ mod tests {
             top.push(x);
         }
         assert_eq!(top.sorted(), vec![&9, &9, &7]);
-        assert_eq!(top.seen(), 7);
         // The least seeds: the greatest of their reverses.
         let mut least = Top::new(2);
         for seed in [40u32, 3, 17, 8] {
@@ -77,6 +67,5 @@ mod tests {
         let mut nothing = Top::new(0);
         nothing.push(4);
         assert!(nothing.sorted().is_empty());
-        assert_eq!(nothing.seen(), 1);
     }
 }
