@@ -137,7 +137,7 @@ fn a_free_insoluble_is_a_proof_without_caveat() {
 /// a player who puts 3♦ on 4♠ before 4♠ goes up (uncovering 3♣ and A♦)
 /// wins. FreeCell 307127 and the other eight Baker's Dozen deals, found
 /// by the surveys of FreeCell 1..1000000 and Baker's Dozen 1..100000
-/// (README, the course's question): every forced game is lost, a free one
+/// (docs/results.md, the course's question): every forced game is lost, a free one
 /// is won.
 #[test]
 fn forcing_loses_the_deals_the_surveys_found() {

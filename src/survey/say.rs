@@ -1,5 +1,4 @@
-//! The survey's two streams, as `-search` treats them (README, "Hostile
-//! input"): a message stderr cannot take (`2>/dev/full`, a terminal that
+//! The survey's two streams, as `-search` treats them (docs/hostile-input.md): a message stderr cannot take (`2>/dev/full`, a terminal that
 //! went away) is dropped and the survey goes on; what stdout carries (rows
 //! without `--out`, the summary) is written with its error returned, for
 //! the caller to make it exit 3, or a stop when the reader went away.

@@ -211,7 +211,7 @@ fn search_limits_out_of_range_are_usage_errors() {
     assert!(!dir.join("out.sol").exists());
 }
 
-/// The README says so: limits are for `-search` only.
+/// docs/usage.md says so: limits are for `-search` only.
 #[test]
 fn search_limits_with_check_are_usage_errors() {
     let good = solutions_dir().join("format/fc123-no-final-newline.sol");

@@ -17,7 +17,7 @@ use crate::common::{
 use crate::reading::a_legal_round_trip;
 use crate::{arg, assert_empty, names_in};
 
-/// The most moves a page replays (`--help`, README).
+/// The most moves a page replays (`--help`, docs/watch.md).
 const MOST_MOVES: usize = 100_000;
 
 /// Room above what the binary needs to start: a tenth of what the page
