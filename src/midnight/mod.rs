@@ -13,6 +13,7 @@
 //! `search.rs` searches these positions; `-check` replays files of these
 //! rules through [`Table::try_apply`].
 
+mod lost;
 mod moves;
 pub mod search;
 
