@@ -10,6 +10,7 @@
 //! ([`Table::key`]) forgets it.
 //!
 //! `moves.rs` says why a move is illegal and lists a position's moves;
+//! `lost.rs` finds positions past the last redeal that no play wins;
 //! `search.rs` searches these positions; `-check` replays files of these
 //! rules through [`Table::try_apply`].
 
