@@ -10,9 +10,11 @@
 //! ([`Table::key`]) forgets it.
 //!
 //! `moves.rs` says why a move is illegal and lists a position's moves;
+//! `lost.rs` finds positions past the last redeal that no play wins;
 //! `search.rs` searches these positions; `-check` replays files of these
 //! rules through [`Table::try_apply`].
 
+mod lost;
 mod moves;
 pub mod search;
 

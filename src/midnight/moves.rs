@@ -125,4 +125,46 @@ impl Table {
             f(Move::REDEAL);
         }
     }
+
+    /// Whether a search tries the turn `mv` here: always while a redeal
+    /// is left; after the last redeal, only when the column's new top
+    /// card can then move (up, or onto the top one rank higher of its
+    /// suit) or take the top one rank lower of its suit.
+    ///
+    /// That loses no win. *Proof.* With no redeal left, let a winning
+    /// sequence from here begin with the turn of column `i`, then a move
+    /// `m` that touches neither column `i`'s top card nor the card it
+    /// lands on. Then `m` is legal here too (its card and its target are
+    /// the same other columns' tops, the foundation the same), the turn is
+    /// legal after `m` (column `i` and the turn untouched), and both
+    /// orders reach the same position: so `m` first, then the turn, wins
+    /// too. Pushing the turn later so, it ends before a move touching
+    /// column `i`, since column `i` is not empty (it held a buried card)
+    /// and must be emptied to win. From this position then, either a
+    /// win starts with another move than the turn, or with the turn
+    /// followed at once by a move touching column `i`: one by its new
+    /// top card, or one onto it — the moves this asks for. While a
+    /// redeal is left, a redeal after the turn reads column `i` too, and
+    /// every turn is tried. ∎
+    pub(super) fn turn_can_matter(&self, mv: Move) -> bool {
+        if self.redeals_left > 0 {
+            return true;
+        }
+        let Some((i, at)) = self.locate(mv.card) else {
+            return false;
+        };
+        let column = self.column(i);
+        let top = column[column.len() - 1];
+        let new_top = match mv.dest {
+            Dest::TurnUp => mv.card,
+            Dest::TurnDown => column[column.len() - 2],
+            _ => unreachable!("a turn"),
+        };
+        debug_assert!(at + 1 < column.len());
+        let others = self.top_bits() & !(1u64 << top);
+        let r = rank(new_top);
+        r == self.foundation[suit(new_top) as usize] + 1
+            || (r < KING && others & 1 << (new_top + SUITS as Card) != 0)
+            || (r > 1 && others & 1 << (new_top - SUITS as Card) != 0)
+    }
 }

@@ -268,3 +268,113 @@ fn only_the_complete_attempt_says_insoluble() {
     assert!(matches!(report.outcome, Outcome::Solved(_)));
     assert_eq!(report.stats.attempts, 1);
 }
+
+/// Positions past the last redeal, as played by hand (no card up by
+/// itself), the turn left in about half: along the solutions of the
+/// first deals from 24 cards up, then a few random moves.
+fn late_positions(seeds: std::ops::RangeInclusive<u32>, mut visit: impl FnMut(Table)) {
+    let mut rng = 0x1A_7E_00_C0_5E_00_00_09u64;
+    for seed in seeds {
+        let d = deal(seed);
+        let Outcome::Solved(moves) = search(&d, &Limits::default(), None).outcome else {
+            panic!("mo.{seed} is won");
+        };
+        let mut on_path = Table::for_replay(&d);
+        for (i, &mv) in moves.iter().enumerate() {
+            on_path.apply(mv);
+            if on_path.score() < 24 || i % 2 != 0 {
+                continue;
+            }
+            let mut table = on_path.clone();
+            for _ in 0..(xorshift(&mut rng) % 6) {
+                let legal = every_legal_move(&table);
+                if legal.is_empty() {
+                    break;
+                }
+                table.apply(legal[(xorshift(&mut rng) % legal.len() as u64) as usize]);
+            }
+            table.redeals_left = 0;
+            table.turns_left = (xorshift(&mut rng) % 2) as u8;
+            visit(table);
+        }
+    }
+}
+
+/// [`winnable`] with the search's cuts: the turns that cannot matter
+/// left out, the positions the closure proves lost not searched.
+fn winnable_with_cuts(table: &Table, cap: usize) -> Option<bool> {
+    let mut seen = FxHashSet::default();
+    seen.insert(table.key());
+    let mut stack = vec![table.clone()];
+    while let Some(table) = stack.pop() {
+        if table.is_won() {
+            return Some(true);
+        }
+        if seen.len() > cap {
+            return None;
+        }
+        for mv in generated(&table) {
+            if matches!(mv.dest, Dest::TurnUp | Dest::TurnDown) && !table.turn_can_matter(mv) {
+                continue;
+            }
+            let next = child(&table, mv);
+            if seen.insert(next.key()) && !next.is_lost() {
+                stack.push(next);
+            }
+        }
+    }
+    Some(false)
+}
+
+/// The closure calls a position lost only where a plain search of every
+/// legal move, nothing played up by itself, finds no win: positions past
+/// the last redeal, with the turn left and without, and their children.
+#[test]
+fn the_closure_calls_lost_only_positions_no_play_wins() {
+    let (mut lost, mut open) = (0, 0);
+    late_positions(1..=8, |table| {
+        let children = every_legal_move(&table)
+            .into_iter()
+            .map(|mv| child(&table, mv));
+        for position in std::iter::once(table.clone()).chain(children) {
+            if !position.is_lost() {
+                open += 1;
+                continue;
+            }
+            if let Some(won) = winnable(&position, 20_000, every_legal_move) {
+                assert!(!won, "called lost, but won:\n{position}");
+                lost += 1;
+            }
+        }
+    });
+    assert!(lost > 20 && open > 20, "{lost} {open}");
+}
+
+/// Searching with the cuts (turns that cannot matter, positions the
+/// closure proves lost) and cards played up by themselves keeps the
+/// verdict of a plain search of every legal move: positions past the last
+/// redeal, the turn left in about half of them.
+#[test]
+fn the_cuts_past_the_last_redeal_keep_the_verdict() {
+    let (mut compared, mut lost, mut won, mut with_turn) = (0, 0, 0, 0);
+    late_positions(1..=12, |plain| {
+        let mut cut = plain.clone();
+        cut.automatic = true;
+        cut.play_automatic(|_| {});
+        let cap = 40_000;
+        if let (Some(a), Some(b)) = (
+            winnable(&plain, cap, every_legal_move),
+            winnable_with_cuts(&cut, cap),
+        ) {
+            assert_eq!(a, b, "\n{plain}");
+            compared += 1;
+            lost += usize::from(!a);
+            won += usize::from(a);
+            with_turn += usize::from(plain.turns_left > 0);
+        }
+    });
+    assert!(
+        compared > 30 && lost > 5 && won > 5 && with_turn > 10,
+        "{compared} {lost} {won} {with_turn}"
+    );
+}
