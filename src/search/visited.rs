@@ -441,7 +441,8 @@ mod tests {
         // The table of a search at the most: 3 tag bits, every index fits.
         let most = (MAX_STATES as usize + OVERSHOOT) * 100 / MAX_LOAD_PERCENT + 1;
         assert_eq!(bits(most), INDEX_BITS);
-        assert!(table_index_mask(most) >= MAX_STATES as u32 + OVERSHOOT as u32 + 1);
+        // The last index past the limit, plus 1 (0 is an empty slot).
+        assert!(table_index_mask(most) > MAX_STATES as u32 + OVERSHOOT as u32);
         // A wide index and its tag side by side in a slot: the walk reads
         // each back (indices near the most, with every tag).
         let mask = table_index_mask(most);
