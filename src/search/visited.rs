@@ -10,38 +10,49 @@ use std::collections::TryReserveError;
 use crate::state::Key;
 
 /// One stored position: its key, the index of its parent and its moves
-/// from the deal. Packed to 24 bytes: the last key word only ever uses 30
-/// bits and an index 27, so the 7 bits left hold the depth (see
-/// [`MAX_DEPTH`]).
+/// from the deal. Packed to 24 bytes: the key's 156 bits leave the top bit
+/// of its first two words and 2 bits above its last word's 30 unused, and
+/// an index takes 29 of the parent's 32 bits, so the 7 bits left over hold
+/// the depth (see [`MAX_DEPTH`]).
 #[derive(Clone, Copy)]
 #[repr(C, packed(4))]
 struct Entry {
+    /// The first key word (63 bits), and above it the depth's bit 5.
     key0: u64,
+    /// The second key word (63 bits), and above it the depth's bit 6.
     key1: u64,
-    /// The last key word, and above its 30 bits the depth's top 2 bits.
+    /// The last key word, and above its 30 bits the depth's bits 3 and 4.
     key2: u32,
-    /// The parent's index, and above its 27 bits the depth's low 5 bits.
+    /// The parent's index, and above its 29 bits the depth's low 3 bits.
     parent: u32,
 }
 
+/// Bits of the first two key words: 21 cards of 3 bits each.
+const KEY01_MASK: u64 = u64::MAX >> 1;
 /// Bits of the last key word.
 const KEY2_BITS: u32 = 30;
 /// Bits of the depth kept beside the parent's index.
 const DEPTH_LOW_BITS: u32 = u32::BITS - INDEX_BITS;
+/// Bits of the depth kept above the last key word.
+const DEPTH_MID_BITS: u32 = u32::BITS - KEY2_BITS;
+/// Where the depth's bits kept in the first two key words start.
+const DEPTH_HIGH_SHIFT: u32 = DEPTH_LOW_BITS + DEPTH_MID_BITS;
 
 /// Depths are kept up to this many moves, and deeper ones as this: the
 /// orderings' tie-break counts at most 63 (`frontier::MAX_RANK`) and a
 /// split at most a few moves, so no search tells 127 from more.
-pub(super) const MAX_DEPTH: u16 = (1 << (u32::BITS - KEY2_BITS + DEPTH_LOW_BITS)) - 1;
+pub(super) const MAX_DEPTH: u16 = (1 << (DEPTH_HIGH_SHIFT + 2)) - 1;
 
 impl Entry {
     fn new(key: &Key, parent: u32, depth: u16) -> Entry {
         let [key0, key1, key2] = key.words();
+        debug_assert!(key0 >> 63 == 0 && key1 >> 63 == 0);
         debug_assert!(key2 >> KEY2_BITS == 0 && parent <= INDEX_MASK);
         let depth = depth.min(MAX_DEPTH) as u32;
+        let high = |bit: u32| ((depth >> (DEPTH_HIGH_SHIFT + bit)) as u64 & 1) << 63;
         Entry {
-            key0,
-            key1,
+            key0: key0 | high(0),
+            key1: key1 | high(1),
             key2: key2 as u32 | (depth >> DEPTH_LOW_BITS) << KEY2_BITS,
             parent: parent | depth << INDEX_BITS,
         }
@@ -49,7 +60,7 @@ impl Entry {
 
     fn key(&self) -> Key {
         let key2 = self.key2 & ((1 << KEY2_BITS) - 1);
-        Key::from_words([self.key0, self.key1, key2 as u64])
+        Key::from_words([self.key0 & KEY01_MASK, self.key1 & KEY01_MASK, key2 as u64])
     }
 
     fn parent(&self) -> u32 {
@@ -57,26 +68,38 @@ impl Entry {
     }
 
     fn depth(&self) -> u16 {
-        let (key2, parent) = (self.key2, self.parent);
-        ((key2 >> KEY2_BITS) << DEPTH_LOW_BITS | parent >> INDEX_BITS) as u16
+        let (key0, key1, key2, parent) = (self.key0, self.key1, self.key2, self.parent);
+        let high = (key0 >> 63 | (key1 >> 63) << 1) as u32;
+        let depth = high << DEPTH_HIGH_SHIFT | (key2 >> KEY2_BITS) << DEPTH_LOW_BITS;
+        (depth | parent >> INDEX_BITS) as u16
     }
 }
 
 /// The parent of the deal's position: an index no position has.
 pub(super) const NO_PARENT: u32 = INDEX_MASK;
 
-/// Bits of a table slot that hold the index: up to 2^27 - 2 positions
-/// (over 5 GB of them), far above the default `--max-states`.
-const INDEX_BITS: u32 = 27;
+/// Bits of a stored parent's index: up to 2^29 - 2 positions.
+const INDEX_BITS: u32 = 29;
 const INDEX_MASK: u32 = (1 << INDEX_BITS) - 1;
-/// The bits above the index hold this many of the key hash's top bits, so
-/// that most probes that miss never touch the store (a cache miss).
-const TAG_BITS: u32 = u32::BITS - INDEX_BITS;
+/// The most positions one search may store (`--max-states` at most): 24 GB
+/// of them at the worst case's [`super::BYTES_PER_POSITION`], 16 GB at the
+/// 31 to 33 B a position long searches hold at their peak: what a 24 GB
+/// machine can give one search. Their indices fit [`INDEX_BITS`], even
+/// those of the children stored past the limit (see [`OVERSHOOT`]).
+pub const MAX_STATES: u64 = 500_000_000;
+const _: () = assert!(MAX_STATES + (OVERSHOOT as u64) < NO_PARENT as u64);
+
+/// The fewest bits of a table slot that hold the index: the rest hold a
+/// tag of the key hash's top bits, so that most probes that miss never
+/// touch the store (a cache miss). A table indexes 2^27 - 1 positions
+/// with 5 tag bits, and only a larger table (a search past 94 M
+/// positions) takes one more index bit from its tags for each doubling,
+/// up to [`INDEX_BITS`]: the common case keeps its 5 tag bits.
+const LEAST_TABLE_INDEX_BITS: u32 = 27;
 /// Where a key's first slot is taken from its hash: the bits from here up
-/// (the low bits of the multiply mix least).
+/// (the low bits of the multiply mix least). Below the tags' bits (from
+/// bit 32 + the table's index bits up).
 const SLOT_SHIFT: u32 = 20;
-/// The most positions the visited set can hold.
-pub const MAX_STATES: u64 = INDEX_MASK as u64 - 1;
 
 /// Slots of a new table.
 const FIRST_TABLE_SLOTS: usize = 1 << 12;
@@ -109,10 +132,13 @@ pub(super) fn hash(key: &Key) -> u64 {
 
 pub(super) struct Visited {
     entries: Vec<Entry>,
-    /// Per slot: 0 when empty, else `index + 1` into `entries` in the low
-    /// [`INDEX_BITS`] bits and the key hash's tag above them. Any length
-    /// (see [`first_slot`]), so that its last growth can stop short.
+    /// Per slot: 0 when empty, else `index + 1` into `entries` in the bits
+    /// of `index_mask` and the key hash's tag above them. Any length (see
+    /// [`first_slot`]), so that its last growth can stop short.
     table: Vec<u32>,
+    /// The bits of a table slot that hold the index: see
+    /// [`table_index_mask`].
+    index_mask: u32,
     /// The most positions the search may store, once it is known: see
     /// [`Visited::expect_at_most`].
     most: Option<usize>,
@@ -124,19 +150,21 @@ pub(super) enum Probe {
     Vacant { slot: usize, tag: u32 },
 }
 
-/// The one walk of the table: from the first slot of a key of this hash
-/// to the first empty slot, stopping early at a slot whose tag matches and
-/// whose stored position `is_it` accepts.
+/// The one walk of the table, whose slots hold an index in the bits of
+/// `index_mask`: from the first slot of a key of this hash to the first
+/// empty slot, stopping early at a slot whose tag matches and whose stored
+/// position `is_it` accepts.
 #[inline]
-fn walk(table: &[u32], hash: u64, mut is_it: impl FnMut(u32) -> bool) -> Probe {
+fn walk(table: &[u32], index_mask: u32, hash: u64, mut is_it: impl FnMut(u32) -> bool) -> Probe {
     let mut slot = first_slot(hash, table.len());
-    let tag = ((hash >> (u64::BITS - TAG_BITS)) as u32) << INDEX_BITS;
+    // The hash's top bits, as many as the index leaves.
+    let tag = (hash >> 32) as u32 & !index_mask;
     loop {
         let at = table[slot];
         if at == 0 {
             return Probe::Vacant { slot, tag };
         }
-        if at & !INDEX_MASK == tag && is_it((at & INDEX_MASK) - 1) {
+        if at & !index_mask == tag && is_it((at & index_mask) - 1) {
             return Probe::Found;
         }
         slot += 1;
@@ -144,6 +172,15 @@ fn walk(table: &[u32], hash: u64, mut is_it: impl FnMut(u32) -> bool) -> Probe {
             slot = 0;
         }
     }
+}
+
+/// The bits of a slot of a table `slots` long that hold an index: enough
+/// for every position it may hold before it grows (`index + 1`, and 0 for
+/// an empty slot), and at least [`LEAST_TABLE_INDEX_BITS`].
+fn table_index_mask(slots: usize) -> u32 {
+    let most = (slots * MAX_LOAD_PERCENT / 100 + 1) as u64;
+    let bits = (u64::BITS - most.leading_zeros()).clamp(LEAST_TABLE_INDEX_BITS, INDEX_BITS);
+    ((1u64 << bits) - 1) as u32
 }
 
 /// The slot where the walk for a key of this hash starts, among `slots`:
@@ -183,6 +220,7 @@ impl Visited {
         Visited {
             entries,
             table: vec![0; FIRST_TABLE_SLOTS],
+            index_mask: table_index_mask(FIRST_TABLE_SLOTS),
             most: None,
         }
     }
@@ -201,8 +239,13 @@ impl Visited {
     /// that the next `n` probes and inserts allocate nothing. When memory
     /// runs out, fails with the set unchanged.
     pub(super) fn make_room(&mut self, n: usize) -> Result<(), TryReserveError> {
-        self.entries.try_reserve(n)?;
         let needed = self.entries.len() + n;
+        if needed >= NO_PARENT as usize {
+            // More than an index can say: refused like memory that cannot
+            // be had.
+            return Vec::<u8>::new().try_reserve(usize::MAX);
+        }
+        self.entries.try_reserve(n)?;
         let slots_for = |positions: usize| positions * 100 / MAX_LOAD_PERCENT + 1;
         let slots = if needed * 100 <= self.table.len() * MAX_LOAD_PERCENT {
             self.table.len()
@@ -231,7 +274,7 @@ impl Visited {
     pub(super) fn probe(&self, key: &Key, hash: u64) -> Probe {
         debug_assert!((self.entries.len() + 1) * 100 <= self.table.len() * MAX_LOAD_PERCENT);
         let entries = &self.entries;
-        walk(&self.table, hash, |index| {
+        walk(&self.table, self.index_mask, hash, |index| {
             entries[index as usize].key() == *key
         })
     }
@@ -239,7 +282,7 @@ impl Visited {
     /// Where `key`, whose [`hash`] is `hash`, is stored, if it is.
     pub(super) fn index_of(&self, key: &Key, hash: u64) -> Option<u32> {
         let mut found = None;
-        walk(&self.table, hash, |index| {
+        walk(&self.table, self.index_mask, hash, |index| {
             let it = self.entries[index as usize].key() == *key;
             found = found.or(it.then_some(index));
             it
@@ -263,7 +306,7 @@ impl Visited {
     /// of a position, those misses overlap.
     #[inline]
     pub(super) fn prefetch_match(&self, hash: u64) {
-        walk(&self.table, hash, |index| {
+        walk(&self.table, self.index_mask, hash, |index| {
             self.prefetch_entry(index);
             true
         });
@@ -287,6 +330,7 @@ impl Visited {
         depth: u16,
     ) -> u32 {
         let index = self.entries.len() as u32;
+        debug_assert!(index < self.index_mask);
         self.entries.push(Entry::new(key, parent, depth));
         self.table[slot] = tag | (index + 1);
         index
@@ -315,10 +359,11 @@ impl Visited {
         self.table.try_reserve_exact(slots - self.table.len())?;
         self.table.clear();
         self.table.resize(slots, 0);
-        let table = &mut self.table;
+        self.index_mask = table_index_mask(slots);
+        let (table, mask) = (&mut self.table, self.index_mask);
         for (i, entry) in self.entries.iter().enumerate() {
             // Every key is stored once: only the vacant slot is wanted.
-            if let Probe::Vacant { slot, tag } = walk(table, hash(&entry.key()), |_| false) {
+            if let Probe::Vacant { slot, tag } = walk(table, mask, hash(&entry.key()), |_| false) {
                 table[slot] = tag | (i as u32 + 1);
             }
         }
@@ -369,6 +414,63 @@ mod tests {
     }
 
     #[test]
+    fn every_key_bit_and_every_depth_bit_come_back() {
+        let mut v = Visited::new(0);
+        // Keys using every bit a key word may hold, with every depth.
+        let full = [u64::MAX >> 1, u64::MAX >> 1, (1 << KEY2_BITS) - 1];
+        for depth in 0..=MAX_DEPTH + 3 {
+            let d = depth as u64;
+            let key = Key::from_words([full[0] ^ d, full[1] ^ (d << 40), full[2] ^ d]);
+            let parent = NO_PARENT - 1 - depth as u32;
+            let index = v.insert(&key, parent, depth).unwrap().unwrap();
+            assert_eq!(v.key(index), key);
+            assert_eq!(v.parent(index), parent);
+            assert_eq!(v.depth(index), depth.min(MAX_DEPTH));
+        }
+        assert_eq!(v.parent(0), NO_PARENT - 1);
+    }
+
+    #[test]
+    fn only_a_table_past_the_old_index_limit_gives_tag_bits_to_the_index() {
+        let bits = |slots: usize| u32::BITS - table_index_mask(slots).leading_zeros();
+        assert_eq!(bits(FIRST_TABLE_SLOTS), LEAST_TABLE_INDEX_BITS);
+        // The table of a search at 134 M positions: 5 tag bits, as before.
+        let old_most = (1usize << 27) - 2;
+        assert_eq!(bits(old_most * 100 / MAX_LOAD_PERCENT), 27);
+        assert_eq!(bits(old_most * 2 * 100 / MAX_LOAD_PERCENT), 28);
+        // The table of a search at the most: 3 tag bits, every index fits.
+        let most = (MAX_STATES as usize + OVERSHOOT) * 100 / MAX_LOAD_PERCENT + 1;
+        assert_eq!(bits(most), INDEX_BITS);
+        // The last index past the limit, plus 1 (0 is an empty slot).
+        assert!(table_index_mask(most) > MAX_STATES as u32 + OVERSHOOT as u32);
+        // A wide index and its tag side by side in a slot: the walk reads
+        // each back (indices near the most, with every tag).
+        let mask = table_index_mask(most);
+        for tag in 0..8u64 {
+            let hash = tag << 61 | 12345 << SLOT_SHIFT;
+            let mut table = vec![0; 64];
+            let Probe::Vacant { slot, tag: t } = walk(&table, mask, hash, |_| false) else {
+                panic!("an empty table");
+            };
+            let index = MAX_STATES as u32 + tag as u32;
+            table[slot] = t | (index + 1);
+            let mut seen = None;
+            let found = walk(&table, mask, hash, |i| {
+                seen = Some(i);
+                true
+            });
+            assert!(matches!(found, Probe::Found));
+            assert_eq!(seen, Some(index));
+            // Another tag passes it by without a look at the store.
+            let other = hash ^ 1 << 63;
+            assert!(matches!(
+                walk(&table, mask, other, |_| true),
+                Probe::Vacant { .. }
+            ));
+        }
+    }
+
+    #[test]
     fn a_walk_from_the_last_slot_of_any_length_wraps_to_the_first() {
         for slots in [5, 4096, 5000, 1 << 20] {
             // The largest 32 bits the slot is taken from: the last slot.
@@ -377,9 +479,10 @@ mod tests {
             assert_eq!(first_slot(0, slots), 0);
             let mut table = vec![0; slots];
             // Taken, by a position of another tag.
-            table[slots - 1] = (1 << INDEX_BITS) | 1;
+            let mask = table_index_mask(slots);
+            table[slots - 1] = (mask + 1) | 1;
             assert!(matches!(
-                walk(&table, hash, |_| true),
+                walk(&table, mask, hash, |_| true),
                 Probe::Vacant { slot: 0, .. }
             ));
         }
@@ -387,7 +490,7 @@ mod tests {
 
     #[test]
     fn a_table_sized_to_its_budget_fills_past_it_and_keeps_every_key() {
-        let key = |i: u64| Key::from_words([i.wrapping_mul(0x9E37_79B9_7F4A_7C15), i, 7]);
+        let key = |i: u64| Key::from_words([i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 1, i, 7]);
         let mut capped = Visited::new(0);
         let mut doubling = Visited::new(0);
         let most = 100_000u64;

@@ -125,7 +125,7 @@ fn a_search_stopped_by_a_limit_says_echec_and_writes_nothing() {
     // Stopped by its state limit, below the most the search can hold: the
     // user is told how far it may go.
     assert!(r.stdout.contains("state limit reached"), "{r:?}");
-    assert!(r.reason().contains("--max-states up to 134217726"), "{r:?}");
+    assert!(r.reason().contains("--max-states up to 500000000"), "{r:?}");
 
     let absent = dir.join("absent.sol");
     let r = run([

@@ -180,7 +180,7 @@ fn numeric_options_have_the_bounds_of_search() {
     }
     for (option, value) in [
         ("--max-states", "0"),
-        ("--max-states", "134217727"),
+        ("--max-states", "500000001"),
         ("--random", "0"),
         ("--random", "10000001"),
         ("--shard", "3/2"),
