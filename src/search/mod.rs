@@ -28,7 +28,7 @@
 //! `open`, its open list) instead of the portfolio.
 
 mod attempt;
-mod beam;
+mod fast;
 mod frontier;
 #[cfg(test)]
 mod length_tests;
@@ -38,10 +38,14 @@ mod order;
 mod parallel;
 mod path;
 mod portfolio;
+mod portfolio_beam;
+mod prover;
+mod schedule;
 mod shorten;
 mod split;
 #[cfg(test)]
 mod tests;
+mod turns;
 mod visited;
 
 use std::sync::atomic::{AtomicBool, Ordering};
