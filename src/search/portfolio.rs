@@ -1,4 +1,6 @@
-//! The portfolio: one ordering can be lost on a deal that another solves
+//! The portfolio: in FreeCell the fast pass ([`super::fast`])
+//! goes first, and the portfolio searches only the deals it leaves. One
+//! ordering can be lost on a deal that another solves
 //! at once, so [`run`] tries the orderings of [`PORTFOLIO`] in turn, each
 //! with a small budget of stored positions, then budgets
 //! [`BUDGET_GROWTH`] times larger, until the last round gives the first
