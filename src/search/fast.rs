@@ -206,6 +206,7 @@ fn pass(
     heap.push((Reverse(0), 0));
     let mut expanded = 0u64;
     let mut found = None;
+    let mut best = root.score();
     while let Some((_, index)) = heap.pop() {
         if expanded >= budget {
             break;
@@ -222,6 +223,7 @@ fn pass(
                 return None;
             }
             let won = child.is_won();
+            best = best.max(child.score());
             if !won && prune_runs && child.survey().dead_run {
                 return None;
             }
@@ -263,6 +265,7 @@ fn pass(
         }
     }
     stats.expanded += expanded;
+    stats.best_score = stats.best_score.max(best);
     stats.stored += nodes.len() as u64;
     stats.peak_stored = stats.peak_stored.max(nodes.len() as u64);
     let won = found?;
@@ -305,6 +308,7 @@ mod tests {
                 };
                 solved += 1;
                 assert!(stats.expanded > 0 && stats.attempts >= 1);
+                assert_eq!(stats.best_score, 52);
                 let written = written_out(&d, &moves);
                 let verdict = replay_moves(&d, &written);
                 assert!(

@@ -56,7 +56,9 @@ pub(super) fn run(
         total: Stats::default(),
         prover: &prover,
     };
+    // The prover alone is asked for a deal most likely lost: no pass.
     if fast::applies(root)
+        && !limits.prover_alone
         && let Some(moves) = fast::run(deal, root, limits, &mut search.total)
     {
         search.total.elapsed = start.elapsed();
