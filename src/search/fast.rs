@@ -208,7 +208,9 @@ fn pass(
     let mut found = None;
     let mut best = root.score();
     while let Some((_, index)) = heap.pop() {
-        if expanded >= budget {
+        // `--max-states` bounds what it stores too: a search asked to
+        // give up early does.
+        if expanded >= budget || nodes.len() as u64 >= limits.max_states {
             break;
         }
         expanded += 1;
