@@ -483,20 +483,23 @@ fn summary_of_two_shards_is_the_summary_of_the_whole() {
 
 #[test]
 fn without_out_rows_go_to_stdout_and_undecided_deals_exit_1() {
-    let r = survey(&["fc", "3,1", "--max-states", "5000"]);
+    // FreeCell 211 is one of the few deals the fast pass does not win:
+    // the portfolio then needs more than 5 000 positions.
+    let r = survey(&["fc", "211,1", "--max-states", "5000"]);
     assert_eq!(r.code, 1, "{r:?}");
     let mut lines: Vec<&str> = r.stdout.lines().collect();
     assert_eq!(lines.remove(0), HEADER);
     lines.sort();
     assert_eq!(lines.len(), 2, "{r:?}");
-    // 36 moves as found, 31 once shortened (the default).
-    assert!(lines[0].starts_with("FreeCell,1,SUCCES,31,"), "{r:?}");
+    let won: Vec<&str> = lines[0].split(',').collect();
+    assert_eq!(won[..3], ["FreeCell", "1", "SUCCES"], "{r:?}");
+    assert!(won[3].parse::<u32>().is_ok_and(|moves| moves > 0), "{r:?}");
     assert!(
-        lines[1].starts_with("FreeCell,3,ECHEC,,") && lines[1].ends_with(",states"),
+        lines[1].starts_with("FreeCell,211,ECHEC,,") && lines[1].ends_with(",states"),
         "{r:?}"
     );
     assert!(r.stderr.contains("| FreeCell | 2 | 1 | 0 | 1 |"), "{r:?}");
-    assert!(r.stderr.contains("FreeCell undecided (1): 3\n"), "{r:?}");
+    assert!(r.stderr.contains("FreeCell undecided (1): 211\n"), "{r:?}");
 }
 
 #[test]

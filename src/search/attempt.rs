@@ -9,10 +9,10 @@ use std::cell::OnceCell;
 use std::collections::TryReserveError;
 use std::time::Instant;
 
-use super::beam::Beam;
 use super::frontier::{Buckets, Frontier, Stack};
 use super::order::{Kind, Order};
 use super::path::{path_to, shorten};
+use super::portfolio_beam::Beam;
 use super::split::Split;
 use super::visited::{MAX_STATES, NO_PARENT, Probe, Visited, hash};
 use super::{Limit, Limits, Outcome, Progress, Report, Stats};

@@ -34,7 +34,7 @@ pub(super) trait Frontier {
     fn forget_below(&mut self, floor: usize) -> u64;
     fn waiting(&self) -> u64;
     /// Whether it dropped positions it was given, so that its being empty
-    /// proves nothing: a beam's (see [`super::beam`]).
+    /// proves nothing: a beam's (see [`super::portfolio_beam`]).
     fn forgot(&self) -> bool {
         false
     }

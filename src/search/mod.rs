@@ -17,19 +17,23 @@
 //! Baker's Dozen deals the buckets miss. The last, unbounded attempt is
 //! always the buckets'.
 //!
-//! Where each part lives, in the order a search meets them:
-//! `portfolio` (the orderings and budgets), `parallel` (its attempts on
-//! `--jobs` threads), `attempt` (one search: expand a position, admit its
-//! children), `order` (the tie-break inside a bucket), `frontier` (buckets
-//! and depth-first stack), `split` (a frontier per early move), `visited`
-//! (the store and its table), `path` (the moves back from a won position,
-//! made shorter), `shorten` (the default's bounded effort to make a
-//! solution shorter). `--optimal` runs `optimal` (an A* search, with
+//! Where each part lives, in the order a search meets them: `fast` (in
+//! FreeCell, a small best-first pass over sequence moves
+//! first, which proves nothing), `portfolio` (the attempts in turn),
+//! `schedule` (the orderings and budgets), `prover` (the attempt kept
+//! between turns), `turns` (an attempt's limits and what its end means),
+//! `parallel` (the attempts on `--jobs` threads), `attempt` (one search:
+//! expand a position, admit its children), `order` (the tie-break inside
+//! a bucket), `frontier` (buckets and depth-first stack), `split` (a
+//! frontier per early move), `portfolio_beam` (the beam attempt's
+//! frontier), `visited` (the store and its table), `path` (the moves back
+//! from a won position, made shorter), `shorten` (the default's bounded
+//! effort to make a solution shorter). `--optimal` runs `optimal` (an A* search, with
 //! `open`, its open list) instead of the portfolio.
 
 mod attempt;
-mod beam;
 mod complete_rules;
+mod fast;
 mod frontier;
 #[cfg(test)]
 mod length_tests;
@@ -39,10 +43,14 @@ mod order;
 mod parallel;
 mod path;
 mod portfolio;
+mod portfolio_beam;
+mod prover;
+mod schedule;
 mod shorten;
 mod split;
 #[cfg(test)]
 mod tests;
+mod turns;
 mod visited;
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -2,7 +2,7 @@
 //! expands next. Any order keeps the search complete: it only chooses
 //! which stored position goes first, so an exhausted frontier is a proof
 //! whatever the weights and whatever the kind, but for a beam that
-//! dropped positions (see [`super::beam`]).
+//! dropped positions (see [`super::portfolio_beam`]).
 
 use crate::cards::{KING, SUITS, card_of};
 use crate::state::{REGISTER, State, Survey};
@@ -42,7 +42,7 @@ pub(super) enum Kind {
     /// [`super::frontier::Stack`]).
     DepthFirst(Dive),
     /// One layer per move from the deal, the best of each kept, as many as
-    /// the attempt's budget allows (see [`super::beam`]): no proof once a
+    /// the attempt's budget allows (see [`super::portfolio_beam`]): no proof once a
     /// position is dropped.
     Beam,
 }

@@ -15,9 +15,9 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use super::portfolio::{
-    Planned, Prover, Schedule, add_finished, attempt_limits, lock, verdict, wait_on,
-};
+use super::prover::{Prover, lock, wait_on};
+use super::schedule::{Planned, Schedule};
+use super::turns::{add_finished, attempt_limits, verdict};
 use super::{Limit, Limits, Outcome, Progress, Report, Stats, attempt};
 use crate::deal::Deal;
 use crate::state::State;
@@ -319,7 +319,7 @@ mod tests {
     use std::sync::atomic::AtomicBool;
     use std::time::Duration;
 
-    use super::super::portfolio::{PORTFOLIO, Planned};
+    use super::super::schedule::{PORTFOLIO, Planned};
     use super::*;
 
     /// The prover's turns take only their budget's growth beyond what the

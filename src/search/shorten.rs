@@ -1,6 +1,6 @@
 //! Shorter by default: once the portfolio has a solution, a bounded extra
 //! effort makes it shorter. Beam searches of growing width look for a
-//! shorter solution from the search's root (`beam.rs`), then edits leave
+//! shorter solution from the search's root (`shorten/shorter_beam.rs`), then edits leave
 //! out the moves that were never needed (`edits.rs`). The result replaces
 //! the solution only when the file it becomes is shorter and replays to a
 //! won game through `-check`'s own code, so a `SUCCES` stays one, never
@@ -17,13 +17,13 @@
 //! [`SHORTEN_TIME_CAP`], nor past `--timeout`, and a cancelled search
 //! stops at once with the solution it has.
 
-mod beam;
 mod edits;
+mod shorter_beam;
 
 use std::time::{Duration, Instant};
 
-use self::beam::Ranking;
-/// Every position of a solution from `root` on (for `beam` and `edits`).
+use self::shorter_beam::Ranking;
+/// Every position of a solution from `root` on (for `shorter_beam` and `edits`).
 use super::path::positions_of as positions;
 use super::{Limits, Outcome, Report};
 use crate::check::{Verdict, replay_moves_from};
@@ -180,7 +180,7 @@ pub(super) fn shorten(root: &State, moves: Vec<Move>, budget: &mut Budget) -> Ve
     for round in 0.. {
         let ranking = RANKINGS[round % RANKINGS.len()];
         let before = budget.spent;
-        let beamed = beam::solve(root, width, ranking, &best, budget);
+        let beamed = shorter_beam::solve(root, width, ranking, &best, budget);
         if let Some(shorter) = beamed.moves {
             best = shorter;
             shortened = true;

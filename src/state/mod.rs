@@ -22,9 +22,12 @@ mod bits;
 mod bound;
 #[cfg(test)]
 mod complete_tests;
+mod dig;
+mod features;
 mod key;
 mod lost;
 mod moves;
+mod sequence;
 #[cfg(test)]
 mod testing;
 mod written;
@@ -38,6 +41,7 @@ use crate::rules::Rules;
 
 use automatic::Automatic;
 pub use bound::ColumnFacts;
+pub use features::Features;
 pub use key::{Key, KeyDecoder};
 pub use lost::{Inversions, Survey};
 pub use moves::{Dest, Illegal, Move};

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use super::order::{Kind, Order};
-use super::portfolio::{BEAM, BEAM_BUDGET, PORTFOLIO};
+use super::schedule::{BEAM, BEAM_BUDGET, PORTFOLIO};
 use super::{Limits, Outcome, Stats, attempt, search, search_from};
 use crate::check::{Verdict, replay_moves};
 use crate::deal::{Deal, test_deal as deal};
@@ -341,7 +341,7 @@ fn a_cancelled_search_stops_and_proves_nothing() {
 /// `--max-states`.
 #[test]
 fn the_schedule_splits_only_where_cards_go_onto_higher_ones() {
-    use super::portfolio::Schedule;
+    use super::schedule::Schedule;
     for (game, splits) in [("fc", false), ("st", false), ("mo", true), ("bd", true)] {
         let rules = deal(game, 1).id.rules;
         let max = 20_000_000;

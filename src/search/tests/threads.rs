@@ -1,7 +1,7 @@
 //! `--jobs`: the portfolio on threads decides as on one, within the one
 //! state limit, stops when asked; and under free foundation rules too.
 
-use super::super::portfolio::PORTFOLIO;
+use super::super::schedule::PORTFOLIO;
 use super::super::{Limit, Limits, Outcome, search};
 use crate::check::{Verdict, replay_moves};
 use crate::deal::test_deal as deal;

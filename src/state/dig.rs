@@ -1,0 +1,180 @@
+//! Digging: one step that uncovers a buried card and plays it where it is
+//! wanted (its suit's foundation, or onto a column's top card), the cards
+//! above it moved away run by run: onto another column's top card when one
+//! takes the run, else into an empty column or the registers. The moves a
+//! player makes to reach a card, found greedily, so a search can take them
+//! as one step; they are single-card moves, each checked as it is played.
+
+use super::bits::{card_bits, top_bits};
+use super::{Dest, FLOOR, Move, State, sequence};
+use crate::cards::{Card, KING, card_of};
+
+impl State {
+    /// Calls `f` with each dig of this position: every suit's next card
+    /// that lies under others, brought up to the foundation; and every
+    /// buried card that a column's top card takes, brought onto it. Each
+    /// with the single moves that make it and the position they reach.
+    pub fn for_each_dig(&self, mut f: impl FnMut(&[Move], &State)) {
+        let mut moves = Vec::with_capacity(64);
+        let foundation = self.foundation();
+        for (s, &height) in foundation.iter().enumerate() {
+            if height >= KING {
+                continue;
+            }
+            let card = card_of(height + 1, s as u8);
+            if self.below(card) > FLOOR || self.above(card).is_none() {
+                continue;
+            }
+            moves.clear();
+            let mut child = self.clone();
+            if child.dig(card, None, &mut moves) {
+                if child.below(card) != super::FOUNDATION {
+                    let up = Move {
+                        card,
+                        dest: Dest::Foundation,
+                    };
+                    if child.try_apply(up).is_err() {
+                        continue;
+                    }
+                    moves.push(up);
+                }
+                f(&moves, &child);
+            }
+        }
+        let build = self.rules.build;
+        let mut tops = card_bits(&self.below).in_column & top_bits(&self.above);
+        while tops != 0 {
+            let onto = tops.trailing_zeros() as Card;
+            tops &= tops - 1;
+            let mut wanted = build.children_of(1 << onto);
+            while wanted != 0 {
+                let card = wanted.trailing_zeros() as Card;
+                wanted &= wanted - 1;
+                if self.below(card) > FLOOR || self.above(card).is_none() {
+                    continue;
+                }
+                moves.clear();
+                let mut child = self.clone();
+                if child.dig(card, Some(onto), &mut moves) {
+                    let put = Move {
+                        card,
+                        dest: Dest::Card(onto),
+                    };
+                    if child.try_apply(put).is_ok() {
+                        moves.push(put);
+                        f(&moves, &child);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Moves the cards above `card` away, never onto `keep` (the card
+    /// `card` is meant for), appending the moves to `out`: whether `card`
+    /// ended uncovered and still in its column.
+    fn dig(&mut self, card: Card, keep: Option<Card>, out: &mut Vec<Move>) -> bool {
+        let build = self.rules.build;
+        while self.above(card).is_some() {
+            if self.below(card) > FLOOR {
+                return false;
+            }
+            // The run at the column's top, above `card`: top card first.
+            let mut run = [0 as Card; 13];
+            let mut len = 0;
+            let mut c = column_top(self, card);
+            loop {
+                run[len] = c;
+                len += 1;
+                let under = self.below(c);
+                if under == card || len == run.len() || !build.allows(c, under) {
+                    break;
+                }
+                c = under;
+            }
+            let bottom = run[len - 1];
+            let free = self.free_registers();
+            let empties = self.empty_columns();
+            let mut cards: Vec<Card> = run[..len].to_vec();
+            cards.reverse();
+            let tops = card_bits(&self.below).in_column & top_bits(&self.above);
+            let keep_bit = keep.map_or(0, |k| 1u64 << k);
+            let hosts = tops & build.parents_of(1 << bottom) & !keep_bit;
+            let host = (hosts != 0).then(|| hosts.trailing_zeros() as Card);
+            let start = out.len();
+            if let Some(host) = host
+                && len <= sequence::capacity(free, empties)
+            {
+                sequence::plan(&cards, Dest::Card(host), free, empties, out);
+            } else if empties > 0
+                && self.rules.empty_column.accepts(bottom)
+                && len <= sequence::capacity(free, empties - 1)
+            {
+                sequence::plan(&cards, Dest::EmptyColumn, free, empties - 1, out);
+            } else if free > 0 {
+                out.push(Move {
+                    card: cards[len - 1],
+                    dest: Dest::Register,
+                });
+            } else if empties > 0 && self.rules.empty_column.accepts(cards[len - 1]) {
+                out.push(Move {
+                    card: cards[len - 1],
+                    dest: Dest::EmptyColumn,
+                });
+            } else {
+                return false;
+            }
+            for &mv in &out[start..] {
+                if self.try_apply(mv).is_err() {
+                    return false;
+                }
+            }
+        }
+        self.below(card) <= FLOOR
+    }
+}
+
+/// The top card of the column that holds `card`.
+fn column_top(state: &State, card: Card) -> Card {
+    let mut c = card;
+    while let Some(above) = state.above(c) {
+        c = above;
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::deals;
+    use super::*;
+
+    #[test]
+    fn every_dig_is_legal_card_by_card() {
+        let mut seen = 0;
+        for (rules, seed, _, state) in deals(1..=40) {
+            if rules.registers == 0 {
+                continue;
+            }
+            let mut state = state;
+            for step in 0..40 {
+                let mut found: Vec<(Vec<Move>, State)> = Vec::new();
+                state.for_each_dig(|moves, child| found.push((moves.to_vec(), child.clone())));
+                for (moves, child) in &found {
+                    let mut replay = state.clone();
+                    for &mv in moves {
+                        assert_eq!(replay.check_move(mv), Ok(()), "{} {seed}", rules.name);
+                        replay.apply(mv);
+                    }
+                    assert_eq!(&replay, child);
+                    seen += 1;
+                }
+                let mut singles = Vec::new();
+                state.for_each_move(|m| singles.push(m));
+                if singles.is_empty() {
+                    break;
+                }
+                state.apply(singles[(seed as usize * 5 + step * 11) % singles.len()]);
+            }
+        }
+        assert!(seen > 100, "{seen}");
+    }
+}
