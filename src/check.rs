@@ -41,7 +41,8 @@ pub fn replay(deal: &Deal, lines: &[Line]) -> Verdict {
 }
 
 /// A position a file can be replayed on: a [`State`], or under Midnight
-/// Oil's complete rules a [`Table`](crate::midnight::Table).
+/// Oil's complete rules a `midnight::Table` (which implements it beside
+/// its own moves).
 pub trait Replayed {
     /// Plays `mv` if it is legal, or says why not.
     fn try_apply(&mut self, mv: Move) -> Result<(), Illegal>;
@@ -65,21 +66,6 @@ impl Replayed for State {
     }
     fn rules(&self) -> &'static Rules {
         State::rules(self)
-    }
-}
-
-impl Replayed for crate::midnight::Table {
-    fn try_apply(&mut self, mv: Move) -> Result<(), Illegal> {
-        crate::midnight::Table::try_apply(self, mv)
-    }
-    fn is_won(&self) -> bool {
-        crate::midnight::Table::is_won(self)
-    }
-    fn score(&self) -> u8 {
-        crate::midnight::Table::score(self)
-    }
-    fn rules(&self) -> &'static Rules {
-        crate::midnight::Table::rules(self)
     }
 }
 

@@ -388,5 +388,21 @@ impl fmt::Display for Table {
     }
 }
 
+/// A file is replayed on a table as on a [`crate::state::State`].
+impl crate::check::Replayed for Table {
+    fn try_apply(&mut self, mv: Move) -> Result<(), Illegal> {
+        Table::try_apply(self, mv)
+    }
+    fn is_won(&self) -> bool {
+        Table::is_won(self)
+    }
+    fn score(&self) -> u8 {
+        Table::score(self)
+    }
+    fn rules(&self) -> &'static Rules {
+        Table::rules(self)
+    }
+}
+
 #[cfg(test)]
 mod tests;

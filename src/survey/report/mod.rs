@@ -15,6 +15,7 @@
 pub mod page;
 pub mod scale;
 pub mod svg;
+pub mod text;
 pub mod top;
 
 use std::cmp::{Ordering, Reverse};

@@ -7,7 +7,6 @@
 //! itself ([`escape`]): file names are the user's, and a page is opened
 //! in a browser, where an unescaped `<` would be markup.
 
-use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -16,6 +15,7 @@ use super::super::args::Under;
 use super::super::summary::{percent, solvable_interval, wilson};
 use super::scale::{self, LogHistogram};
 use super::svg::{self, Part, Plot};
+use super::text::{deals, escape};
 use super::top::Top;
 use super::{GameReport, SEEDS_SHOWN};
 use crate::survey::row::Verdict;
@@ -37,33 +37,6 @@ pub struct Sources<'a> {
     pub files: &'a [PathBuf],
     /// Rows for a deal already read: counted once.
     pub repeated: u64,
-}
-
-/// `text` safe as HTML text and in a quoted attribute.
-pub fn escape(text: &str) -> Cow<'_, str> {
-    if !text.contains(['&', '<', '>', '"', '\'']) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    Cow::Owned(out)
-}
-
-/// `1 deal`, `2 deals`.
-pub fn deals(n: u64) -> String {
-    match n {
-        1 => "1 deal".into(),
-        n => format!("{n} deals"),
-    }
 }
 
 /// The whole page.

@@ -8,8 +8,8 @@
 
 use std::fmt::Write;
 
-use super::page::{deals, escape};
 use super::scale::{self, BINS_PER_DECADE, Bucket, LogHistogram};
+use super::text::{deals, escape};
 
 /// The histogram's size in SVG units (it scales to the page's width).
 const WIDTH: f64 = 640.0;

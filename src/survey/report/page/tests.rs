@@ -27,16 +27,6 @@ fn between<'a>(text: &'a str, from: &str, to: &str) -> &'a str {
 }
 
 #[test]
-fn escape_leaves_plain_text_and_quotes_markup() {
-    assert!(matches!(escape("FreeCell 123"), Cow::Borrowed(_)));
-    assert_eq!(
-        escape("<script>a&b</script>\"'"),
-        "&lt;script&gt;a&amp;b&lt;/script&gt;&quot;&#39;"
-    );
-    assert_eq!(escape("é ♣"), "é ♣");
-}
-
-#[test]
 fn file_names_are_escaped() {
     let page = page_of(
         &["FreeCell,1,SUCCES,40,10,10,0.5,"],
