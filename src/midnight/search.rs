@@ -13,7 +13,7 @@
 //!
 //! Both attempts cut two things, each proven where it is defined: once
 //! no redeal is left, a turn whose column's new top card can neither move
-//! nor take a card ([`Table::turn_can_matter`]); once no redeal and no
+//! nor take a card (`Table::turn_can_matter`); once no redeal and no
 //! turn are left, a position the closure proves lost (`lost.rs`). Nearly
 //! all positions of a search lie past the last redeal: each redeal point
 //! opens a new game of the course's rules, searched to its end when lost,

@@ -299,7 +299,7 @@ pub type Progress<'a> = &'a mut dyn FnMut(&Stats);
 /// foundation rule. Under free rules the positions searched play the
 /// foundation moves proven safe by themselves (`state/automatic.rs`), so
 /// an exhaustive search is still a proof; the solution writes them out.
-/// Under xpat2's complete rules, free rules first ([`complete_rules`]).
+/// Under xpat2's complete rules, free rules first (`complete_rules.rs`).
 pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Report {
     if deal.foundation == Foundation::Xpat2 && deal.id.rules.returns_from_foundation {
         return complete_rules::search(deal, limits, progress);

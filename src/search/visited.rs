@@ -84,8 +84,8 @@ const INDEX_MASK: u32 = (1 << INDEX_BITS) - 1;
 /// The most positions one search may store (`--max-states` at most): 24 GB
 /// of them at the worst case's [`super::BYTES_PER_POSITION`], 16 GB at the
 /// 31 to 33 B a position long searches hold at their peak: what a 24 GB
-/// machine can give one search. Their indices fit [`INDEX_BITS`], even
-/// those of the children stored past the limit (see [`OVERSHOOT`]).
+/// machine can give one search. Their indices fit `INDEX_BITS`, even
+/// those of the children stored past the limit (see `OVERSHOOT`).
 pub const MAX_STATES: u64 = 500_000_000;
 const _: () = assert!(MAX_STATES + (OVERSHOOT as u64) < NO_PARENT as u64);
 

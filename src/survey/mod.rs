@@ -9,7 +9,7 @@
 //!   [`finish`]: the exit code and the command that resumes
 //! - [`row`], [`table`]: the CSV rows, written whole, read back to resume
 //! - [`summary`]: counts, the solvable share's interval, times, per game;
-//!   [`report`]: the same as an HTML page with plots (`--html`)
+//!   `report`: the same as an HTML page with plots (`--html`)
 
 pub mod args;
 pub mod deals;

@@ -90,7 +90,7 @@ impl Results {
     }
 
     /// Every deal counted, once each, in no particular order: what the
-    /// HTML report ([`super::report`]) aggregates.
+    /// HTML report (`survey::report`) aggregates.
     pub fn each(&self) -> impl Iterator<Item = Deal> + '_ {
         self.by_deal.iter().map(|(&(game, seed), e)| Deal {
             game: game as usize,
