@@ -144,37 +144,15 @@ fn column_top(state: &State, card: Card) -> Card {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::deals;
-    use super::*;
+    use super::super::testing::compound_steps_replay;
 
     #[test]
     fn every_dig_is_legal_card_by_card() {
-        let mut seen = 0;
-        for (rules, seed, _, state) in deals(1..=40) {
-            if rules.registers == 0 {
-                continue;
-            }
-            let mut state = state;
-            for step in 0..40 {
-                let mut found: Vec<(Vec<Move>, State)> = Vec::new();
-                state.for_each_dig(|moves, child| found.push((moves.to_vec(), child.clone())));
-                for (moves, child) in &found {
-                    let mut replay = state.clone();
-                    for &mv in moves {
-                        assert_eq!(replay.check_move(mv), Ok(()), "{} {seed}", rules.name);
-                        replay.apply(mv);
-                    }
-                    assert_eq!(&replay, child);
-                    seen += 1;
-                }
-                let mut singles = Vec::new();
-                state.for_each_move(|m| singles.push(m));
-                if singles.is_empty() {
-                    break;
-                }
-                state.apply(singles[(seed as usize * 5 + step * 11) % singles.len()]);
-            }
-        }
+        let seen = compound_steps_replay(
+            40,
+            |seed, step| seed as usize * 5 + step * 11,
+            |state, f| state.for_each_dig(f),
+        );
         assert!(seen > 100, "{seen}");
     }
 }

@@ -131,7 +131,7 @@ impl State {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::deals;
+    use super::super::testing::compound_steps_replay;
     use super::*;
 
     #[test]
@@ -200,34 +200,11 @@ mod tests {
     fn every_sequence_move_is_legal_card_by_card_and_moves_a_run() {
         // Random walks over FreeCell and Seahaven deals: each sequence
         // move handed out replays card by card to the position given.
-        let mut seen = 0;
-        for (rules, seed, _, state) in deals(1..=40) {
-            if rules.registers == 0 {
-                continue;
-            }
-            let mut state = state;
-            for step in 0..60 {
-                let mut found: Vec<(Vec<Move>, State)> = Vec::new();
-                state.for_each_sequence_move(|moves, child| {
-                    found.push((moves.to_vec(), child.clone()))
-                });
-                for (moves, child) in &found {
-                    let mut replay = state.clone();
-                    for &mv in moves {
-                        assert_eq!(replay.check_move(mv), Ok(()), "{} {seed}", rules.name);
-                        replay.apply(mv);
-                    }
-                    assert_eq!(&replay, child);
-                    seen += 1;
-                }
-                let mut singles = Vec::new();
-                state.for_each_move(|m| singles.push(m));
-                if singles.is_empty() {
-                    break;
-                }
-                state.apply(singles[(seed as usize * 7 + step * 13) % singles.len()]);
-            }
-        }
+        let seen = compound_steps_replay(
+            60,
+            |seed, step| seed as usize * 7 + step * 13,
+            |state, f| state.for_each_sequence_move(f),
+        );
         assert!(seen > 100, "{seen}");
     }
 }

@@ -6,7 +6,7 @@ use std::ops::RangeInclusive;
 use rustc_hash::FxHashSet;
 
 use super::automatic::Automatic;
-use super::{FOUNDATION, State};
+use super::{FOUNDATION, Move, State};
 use crate::cards::{CARDS, Card, KING, SUITS, card_of, rank, suit};
 use crate::deal::{Deal, test_deal};
 use crate::rules::{EmptyColumn, GAMES, GameId, Rules, find};
@@ -29,6 +29,47 @@ pub(super) fn deals(
             (rules, seed, deal, state)
         })
     })
+}
+
+/// Walks the deals of 1..=40 of the games with registers (FreeCell,
+/// Seahaven) up to `steps` single moves along, the move of each step
+/// picked by `pick(seed, step)` among those generated, and at each
+/// position replays card by card every compound step `each` hands out
+/// (a sequence move, a dig): each single move legal, the last ending on
+/// the position handed out. Returns how many were replayed.
+pub(super) fn compound_steps_replay(
+    steps: usize,
+    pick: impl Fn(u32, usize) -> usize,
+    each: impl Fn(&State, &mut dyn FnMut(&[Move], &State)),
+) -> usize {
+    let mut seen = 0;
+    for (rules, seed, _, mut state) in deals(1..=40) {
+        if rules.registers == 0 {
+            continue;
+        }
+        for step in 0..steps {
+            let mut found: Vec<(Vec<Move>, State)> = Vec::new();
+            each(&state, &mut |moves, child| {
+                found.push((moves.to_vec(), child.clone()))
+            });
+            for (moves, child) in &found {
+                let mut replay = state.clone();
+                for &mv in moves {
+                    assert_eq!(replay.check_move(mv), Ok(()), "{} {seed}", rules.name);
+                    replay.apply(mv);
+                }
+                assert_eq!(&replay, child);
+                seen += 1;
+            }
+            let mut singles = Vec::new();
+            state.for_each_move(|m| singles.push(m));
+            if singles.is_empty() {
+                break;
+            }
+            state.apply(singles[pick(seed, step) % singles.len()]);
+        }
+    }
+    seen
 }
 
 /// A xorshift step: the tests' random numbers, the same on every run.
