@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Run, TempDir, run};
+use common::{TempDir, assert_survey_refused, run, survey};
 
 const HEADER: &str = "game,seed,verdict,moves,expanded,stored,seconds,limit";
 
@@ -30,10 +30,6 @@ fn rows(path: &Path) -> BTreeMap<String, (String, String)> {
         assert!(old.is_none(), "{}: a deal twice: {line}", path.display());
     }
     rows
-}
-
-fn survey(args: &[&str]) -> Run {
-    run(std::iter::once("survey").chain(args.iter().copied()))
 }
 
 /// Starts a survey in the background, its output piped, and waits until
@@ -715,16 +711,7 @@ fn bad_arguments_and_files_exit_3() {
         ),
     ];
     for (args, says) in cases {
-        let r = survey(args);
-        assert_eq!(r.code, 3, "{args:?}: {r:?}");
-        let lines: Vec<&str> = r.stderr.lines().collect();
-        assert_eq!(lines.len(), 1, "{args:?}: {r:?}");
-        assert!(
-            lines[0].starts_with("xpat-solver survey: ") && lines[0].contains(says),
-            "{args:?}: {}",
-            lines[0]
-        );
-        assert!(r.stdout.is_empty(), "{args:?}: {r:?}");
+        assert_survey_refused(&survey(args), args, says);
     }
     assert_eq!(
         std::fs::read_to_string(existing).unwrap(),

@@ -8,15 +8,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Run, TempDir, run};
-
-fn survey(args: &[&str]) -> Run {
-    run(std::iter::once("survey").chain(args.iter().copied()))
-}
-
-fn arg(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
+use common::{TempDir, arg, assert_survey_refused, survey};
 
 /// The temporary files of ours left in `dir`.
 fn leftovers(dir: &Path) -> Vec<String> {
@@ -149,15 +141,7 @@ fn bad_pages_exit_3_and_write_nothing() {
         ),
     ];
     for (args, says) in cases {
-        let r = survey(args);
-        assert_eq!(r.code, 3, "{args:?}: {r:?}");
-        let lines: Vec<&str> = r.stderr.lines().collect();
-        assert_eq!(lines.len(), 1, "{args:?}: {r:?}");
-        assert!(
-            lines[0].starts_with("xpat-solver survey: ") && lines[0].contains(says),
-            "{args:?}: {r:?}"
-        );
-        assert!(r.stdout.is_empty(), "{args:?}: {r:?}");
+        assert_survey_refused(&survey(args), args, says);
     }
     assert!(!no_dir.exists() && !page.exists());
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), before);

@@ -156,6 +156,24 @@ pub fn is_verdict(line: &str) -> bool {
             .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// `xpat-solver survey ARGS`.
+pub fn survey(args: &[&str]) -> Run {
+    run(std::iter::once("survey").chain(args.iter().copied()))
+}
+
+/// `r`, the survey run with `args`, refused as bad input: exit 3, one
+/// line on stderr, the survey's, saying `says`, and nothing on stdout.
+pub fn assert_survey_refused(r: &Run, args: &[&str], says: &str) {
+    assert_eq!(r.code, 3, "{args:?}: {r:?}");
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{args:?}: {r:?}");
+    assert!(
+        lines[0].starts_with("xpat-solver survey: ") && lines[0].contains(says),
+        "{args:?}: {r:?}"
+    );
+    assert!(r.stdout.is_empty(), "{args:?}: {r:?}");
+}
+
 /// A path as a command-line argument.
 pub fn arg(path: &Path) -> &str {
     path.to_str().expect("a UTF-8 path")

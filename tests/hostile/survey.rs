@@ -10,12 +10,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::common::{Run, TempDir, bin, run, run_in, run_to};
+use crate::common::{Run, TempDir, bin, run, run_in, run_to, survey};
 use crate::{arg, names_in};
-
-fn survey(args: &[&str]) -> Run {
-    run(std::iter::once("survey").chain(args.iter().copied()))
-}
 
 /// Exit 3, nothing on stdout, and one line on stderr that says `says`
 /// and holds no control character.
