@@ -191,43 +191,23 @@ fn illegal_lines_of_the_complete_rules_are_named() {
 fn cards_played_up_once_no_redeal_is_left_keep_the_verdict() {
     let (mut compared, mut lost, mut won) = (0, 0, 0);
     let mut rng = 0x0A_17_0F_0E_00_00_00_05u64;
-    for seed in 1..=12 {
-        let d = deal(seed);
-        let Outcome::Solved(moves) = search(&d, &Limits::default(), None).outcome else {
-            panic!("mo.{seed} is won");
-        };
-        let mut on_path = Table::for_replay(&d);
-        for (i, &mv) in moves.iter().enumerate() {
-            on_path.apply(mv);
-            if on_path.score() < 24 || i % 3 != 0 {
-                continue;
-            }
-            let mut table = on_path.clone();
-            for _ in 0..(xorshift(&mut rng) % 6) {
-                let legal = every_legal_move(&table);
-                if legal.is_empty() {
-                    break;
-                }
-                table.apply(legal[(xorshift(&mut rng) % legal.len() as u64) as usize]);
-            }
-            let mut plain = table.clone();
-            plain.redeals_left = 0;
-            plain.automatic = false;
-            let mut auto = plain.clone();
-            auto.automatic = true;
-            auto.play_automatic(|_| {});
-            let cap = 40_000;
-            if let (Some(a), Some(b)) = (
-                winnable(&plain, cap, every_legal_move),
-                winnable(&auto, cap, generated),
-            ) {
-                assert_eq!(a, b, "\n{plain}");
-                compared += 1;
-                lost += usize::from(!a);
-                won += usize::from(a);
-            }
+    along_solutions(1..=12, 3, &mut rng, |mut plain, _| {
+        plain.redeals_left = 0;
+        plain.automatic = false;
+        let mut auto = plain.clone();
+        auto.automatic = true;
+        auto.play_automatic(|_| {});
+        let cap = 40_000;
+        if let (Some(a), Some(b)) = (
+            winnable(&plain, cap, every_legal_move),
+            winnable(&auto, cap, generated),
+        ) {
+            assert_eq!(a, b, "\n{plain}");
+            compared += 1;
+            lost += usize::from(!a);
+            won += usize::from(a);
         }
-    }
+    });
     assert!(
         compared > 30 && lost > 0 && won > 0,
         "{compared} {lost} {won}"
@@ -269,11 +249,16 @@ fn only_the_complete_attempt_says_insoluble() {
     assert_eq!(report.stats.attempts, 1);
 }
 
-/// Positions past the last redeal, as played by hand (no card up by
-/// itself), the turn left in about half: along the solutions of the
-/// first deals from 24 cards up, then a few random moves.
-fn late_positions(seeds: std::ops::RangeInclusive<u32>, mut visit: impl FnMut(Table)) {
-    let mut rng = 0x1A_7E_00_C0_5E_00_00_09u64;
+/// Positions near the end of the first deals' solutions, as played by
+/// hand (no card up by itself): along each solution from 24 cards up, at
+/// every `every`-th move, then up to five random legal moves; `visit`
+/// gets each position and the walk's random numbers.
+fn along_solutions(
+    seeds: std::ops::RangeInclusive<u32>,
+    every: usize,
+    rng: &mut u64,
+    mut visit: impl FnMut(Table, &mut u64),
+) {
     for seed in seeds {
         let d = deal(seed);
         let Outcome::Solved(moves) = search(&d, &Limits::default(), None).outcome else {
@@ -282,22 +267,31 @@ fn late_positions(seeds: std::ops::RangeInclusive<u32>, mut visit: impl FnMut(Ta
         let mut on_path = Table::for_replay(&d);
         for (i, &mv) in moves.iter().enumerate() {
             on_path.apply(mv);
-            if on_path.score() < 24 || i % 2 != 0 {
+            if on_path.score() < 24 || i % every != 0 {
                 continue;
             }
             let mut table = on_path.clone();
-            for _ in 0..(xorshift(&mut rng) % 6) {
+            for _ in 0..(xorshift(rng) % 6) {
                 let legal = every_legal_move(&table);
                 if legal.is_empty() {
                     break;
                 }
-                table.apply(legal[(xorshift(&mut rng) % legal.len() as u64) as usize]);
+                table.apply(legal[(xorshift(rng) % legal.len() as u64) as usize]);
             }
-            table.redeals_left = 0;
-            table.turns_left = (xorshift(&mut rng) % 2) as u8;
-            visit(table);
+            visit(table, rng);
         }
     }
+}
+
+/// Positions past the last redeal, as played by hand, the turn left in
+/// about half ([`along_solutions`], every other move).
+fn late_positions(seeds: std::ops::RangeInclusive<u32>, mut visit: impl FnMut(Table)) {
+    let mut rng = 0x1A_7E_00_C0_5E_00_00_09u64;
+    along_solutions(seeds, 2, &mut rng, |mut table, rng| {
+        table.redeals_left = 0;
+        table.turns_left = (xorshift(rng) % 2) as u8;
+        visit(table);
+    });
 }
 
 /// [`winnable`] with the search's cuts: the turns that cannot matter
