@@ -213,13 +213,16 @@ impl Visited {
     /// positions arrive) and spares the store a doubling copy, which would
     /// briefly hold the old and new arrays at once. Where address space is
     /// scarce (`ulimit -v`) and that fails, the store grows as positions
-    /// arrive instead.
+    /// arrive instead. The table is not allocated here but by the first
+    /// [`Visited::make_room`], where memory that cannot be had is an
+    /// outcome: an allocation here would abort the process (seen with
+    /// `ulimit -v` and a second thread starting its attempt).
     pub(super) fn new(capacity: u64) -> Visited {
         let mut entries = Vec::new();
         let _ = entries.try_reserve_exact(capacity.min(MAX_STATES) as usize + 1);
         Visited {
             entries,
-            table: vec![0; FIRST_TABLE_SLOTS],
+            table: Vec::new(),
             index_mask: table_index_mask(FIRST_TABLE_SLOTS),
             most: None,
         }
@@ -256,6 +259,8 @@ impl Visited {
                 _ => doubled,
             }
         };
+        // The first table (none yet) has at least the first size.
+        let slots = slots.max(FIRST_TABLE_SLOTS);
         if slots > self.table.len() {
             self.grow_to(slots)?;
         }
@@ -281,6 +286,9 @@ impl Visited {
 
     /// Where `key`, whose [`hash`] is `hash`, is stored, if it is.
     pub(super) fn index_of(&self, key: &Key, hash: u64) -> Option<u32> {
+        if self.table.is_empty() {
+            return None;
+        }
         let mut found = None;
         walk(&self.table, self.index_mask, hash, |index| {
             let it = self.entries[index as usize].key() == *key;
@@ -428,6 +436,21 @@ mod tests {
             assert_eq!(v.depth(index), depth.min(MAX_DEPTH));
         }
         assert_eq!(v.parent(0), NO_PARENT - 1);
+    }
+
+    /// A new set allocates no table (an allocation that fails there would
+    /// abort the process): the first room made gives it its first size,
+    /// and a look-up before that finds nothing.
+    #[test]
+    fn the_first_table_comes_with_the_first_room() {
+        let mut v = Visited::new(1000);
+        assert!(v.table.is_empty());
+        let k = Key::from_words([1, 2, 3]);
+        assert_eq!(v.index_of(&k, hash(&k)), None);
+        v.make_room(1).unwrap();
+        assert_eq!(v.table.len(), FIRST_TABLE_SLOTS);
+        let index = v.insert(&k, NO_PARENT, 0).unwrap().unwrap();
+        assert_eq!(v.index_of(&k, hash(&k)), Some(index));
     }
 
     #[test]
