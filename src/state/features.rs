@@ -3,7 +3,7 @@
 //! position looks from won.
 
 use super::State;
-use super::bits::{card_bits, lower_of_suit};
+use super::bits::{ALL_CARDS, card_bits, lower_of_suit};
 use crate::cards::{KING, SUITS, card_of};
 
 /// Counts of cards in the way, each a reason a position is far from won.
@@ -63,6 +63,39 @@ impl State {
     }
 }
 
+impl State {
+    /// The cards lying above a lower card of their own suit, a bit per
+    /// card: none of them can go up before a move of the player takes it
+    /// off that card's column (the lower card goes up first, and cannot
+    /// while covered).
+    pub fn over_own_lower(&self) -> u64 {
+        let mut over = 0u64;
+        let mut bottoms = card_bits(&self.below).floor;
+        while bottoms != 0 {
+            let mut card = bottoms.trailing_zeros() as u8;
+            bottoms &= bottoms - 1;
+            let mut beneath = 0u64;
+            loop {
+                if beneath & lower_of_suit(card) != 0 {
+                    over |= 1 << card;
+                }
+                beneath |= 1 << card;
+                match self.above(card) {
+                    Some(above) => card = above,
+                    None => break,
+                }
+            }
+        }
+        over
+    }
+
+    /// The cards on the foundation, a bit per card.
+    pub fn on_foundation(&self) -> u64 {
+        let bits = card_bits(&self.below);
+        ALL_CARDS & !(bits.in_column | bits.register)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::deals;
@@ -99,6 +132,9 @@ mod tests {
                 next_blockers: blockers,
             };
             assert_eq!(state.features(), want, "{} {seed}", rules.name);
+            assert_eq!(state.over_own_lower().count_ones(), own);
+            let up: u32 = foundation.iter().map(|&h| h as u32).sum();
+            assert_eq!(state.on_foundation().count_ones(), up);
         }
     }
 }
