@@ -69,6 +69,8 @@ struct Scratch {
     /// Rank (lower first), then the newest first.
     heap: BinaryHeap<(Reverse<u32>, u32)>,
     singles: Vec<Move>,
+    /// The moves of a sequence move or a dig being tried.
+    step: Vec<Move>,
 }
 
 thread_local! {
@@ -189,6 +191,7 @@ fn pass(
         seen,
         heap,
         singles,
+        step,
     } = scratch;
     nodes.clear();
     moves.clear();
@@ -253,12 +256,12 @@ fn pass(
             found = found.or_else(|| admit(&[mv], &child));
         }
         if found.is_none() {
-            state.for_each_sequence_move(|step, child| {
+            state.for_each_sequence_move_in(step, |step, child| {
                 found = found.or_else(|| admit(step, child));
             });
         }
         if found.is_none() {
-            state.for_each_dig(|step, child| {
+            state.for_each_dig_in(step, |step, child| {
                 found = found.or_else(|| admit(step, child));
             });
         }

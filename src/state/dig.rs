@@ -14,8 +14,13 @@ impl State {
     /// that lies under others, brought up to the foundation; and every
     /// buried card that a column's top card takes, brought onto it. Each
     /// with the single moves that make it and the position they reach.
-    pub fn for_each_dig(&self, mut f: impl FnMut(&[Move], &State)) {
-        let mut moves = Vec::with_capacity(64);
+    pub fn for_each_dig(&self, f: impl FnMut(&[Move], &State)) {
+        self.for_each_dig_in(&mut Vec::with_capacity(64), f);
+    }
+
+    /// [`State::for_each_dig`], its moves written in `moves` (a buffer a
+    /// search keeps from one position to the next).
+    pub fn for_each_dig_in(&self, moves: &mut Vec<Move>, mut f: impl FnMut(&[Move], &State)) {
         let foundation = self.foundation();
         for (s, &height) in foundation.iter().enumerate() {
             if height >= KING {
@@ -27,7 +32,7 @@ impl State {
             }
             moves.clear();
             let mut child = self.clone();
-            if child.dig(card, None, &mut moves) {
+            if child.dig(card, None, moves) {
                 if child.below(card) != super::FOUNDATION {
                     let up = Move {
                         card,
@@ -38,7 +43,7 @@ impl State {
                     }
                     moves.push(up);
                 }
-                f(&moves, &child);
+                f(moves, &child);
             }
         }
         let build = self.rules.build;
@@ -55,14 +60,14 @@ impl State {
                 }
                 moves.clear();
                 let mut child = self.clone();
-                if child.dig(card, Some(onto), &mut moves) {
+                if child.dig(card, Some(onto), moves) {
                     let put = Move {
                         card,
                         dest: Dest::Card(onto),
                     };
                     if child.try_apply(put).is_ok() {
                         moves.push(put);
-                        f(&moves, &child);
+                        f(moves, &child);
                     }
                 }
             }
@@ -94,8 +99,8 @@ impl State {
             let bottom = run[len - 1];
             let free = self.free_registers();
             let empties = self.empty_columns();
-            let mut cards: Vec<Card> = run[..len].to_vec();
-            cards.reverse();
+            run[..len].reverse();
+            let cards = &run[..len];
             let tops = card_bits(&self.below).in_column & top_bits(&self.above);
             let keep_bit = keep.map_or(0, |k| 1u64 << k);
             let hosts = tops & build.parents_of(1 << bottom) & !keep_bit;
@@ -104,12 +109,12 @@ impl State {
             if let Some(host) = host
                 && len <= sequence::capacity(free, empties)
             {
-                sequence::plan(&cards, Dest::Card(host), free, empties, out);
+                sequence::plan(cards, Dest::Card(host), free, empties, out);
             } else if empties > 0
                 && self.rules.empty_column.accepts(bottom)
                 && len <= sequence::capacity(free, empties - 1)
             {
-                sequence::plan(&cards, Dest::EmptyColumn, free, empties - 1, out);
+                sequence::plan(cards, Dest::EmptyColumn, free, empties - 1, out);
             } else if free > 0 {
                 out.push(Move {
                     card: cards[len - 1],
