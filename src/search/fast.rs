@@ -21,7 +21,7 @@ use super::{Limits, Stats};
 use crate::cards::CARDS;
 use crate::deal::Deal;
 use crate::rules::EmptyColumn;
-use crate::state::{Key, KeyDecoder, Move, State};
+use crate::state::{Features, Key, KeyDecoder, Move, State};
 
 /// The rankings of the passes, taken in turn (and again from the first
 /// after the last, [`PASSES_A_DEAL`] in all); the first pass has [`FIRST_BUDGET`]
@@ -129,9 +129,9 @@ impl Weights {
         }
     }
 
-    /// The rank of `state`, `depth` single moves from the root.
-    fn rank(&self, state: &State, depth: u16) -> u32 {
-        let features = state.features();
+    /// The rank of `state`, `depth` single moves from the root, whose
+    /// [`Features`] are `features`.
+    fn rank(&self, state: &State, features: Features, depth: u16) -> u32 {
         let left = CARDS as u32 - state.score() as u32;
         let used = (state.rules().registers - state.free_registers()) as u32;
         let cost = self.left * left
@@ -222,6 +222,7 @@ fn pass(
         }
         let state = decoder.state(nodes[index as usize].key);
         let depth = nodes[index as usize].depth;
+        let columns = state.column_features();
         // Stores and queues a child not met before: its index when won.
         let mut admit = |step: &[Move], child: &State| -> Option<u32> {
             if !seen.insert(child.key()) {
@@ -245,7 +246,8 @@ fn pass(
             if won {
                 return Some(at);
             }
-            heap.push((Reverse(weights.rank(child, child_depth)), at));
+            let features = child.features_after(&state, &columns);
+            heap.push((Reverse(weights.rank(child, features, child_depth)), at));
             None
         };
         singles.clear();
