@@ -57,9 +57,9 @@ pub(super) fn shorten(root: &State, moves: Vec<Move>) -> Vec<Move> {
     // Positions before `from` were scanned already and found no shortcut
     // (a cut can only open one to the position it adds, just before it).
     let mut from = 0;
+    let mut states = positions_of(root, &moves);
+    let mut marks: Vec<Mark> = states.iter().map(Mark::of).collect();
     loop {
-        let states = positions_of(root, &moves);
-        let marks: Vec<Mark> = states.iter().map(Mark::of).collect();
         let position: FxHashMap<Key, usize> =
             marks.iter().enumerate().map(|(i, m)| (m.key, i)).collect();
         // The first position with a shortcut.
@@ -69,6 +69,15 @@ pub(super) fn shorten(root: &State, moves: Vec<Move>) -> Vec<Move> {
         let Some((i, j, via)) = cut else {
             return moves;
         };
+        // The positions from `j` on stay; the shortcut's own come between.
+        let mut between = Vec::new();
+        let mut state = states[i].clone();
+        for &mv in &via[..via.len() - 1] {
+            state.apply(mv);
+            between.push(state.clone());
+        }
+        marks.splice(i + 1..j, between.iter().map(Mark::of));
+        states.splice(i + 1..j, between);
         moves.splice(i..j, via);
         from = i.saturating_sub(2);
     }
@@ -104,12 +113,14 @@ impl Mark {
         }
     }
 
-    /// A lower bound on the moves from this position to `later`: the cards
-    /// that lie elsewhere there, not on the foundation
-    /// ([`Key::moved_cards`]), and the cards gone up there that lie here
-    /// above a lower card of their suit (moved by the player first).
-    fn moves_to(&self, later: &Mark) -> u32 {
-        self.key.moved_cards(&later.key) + (self.stuck & later.up).count_ones()
+    /// Whether `later` may be `moves` moves away or fewer, by a lower
+    /// bound on the moves from here: the cards that lie elsewhere there,
+    /// not on the foundation ([`Key::moved_cards`]), and the cards gone up
+    /// there that lie here above a lower card of their suit (moved by the
+    /// player first).
+    fn within(&self, later: &Mark, moves: u32) -> bool {
+        let moved = self.key.moved_cards(&later.key);
+        moved <= moves && moved + (self.stuck & later.up).count_ones() <= moves
     }
 }
 
@@ -118,7 +129,7 @@ impl Mark {
 /// it) that one or two moves reach in fewer moves than the path takes, and
 /// those moves.
 ///
-/// Only the later positions few enough moves away ([`Mark::moves_to`])
+/// Only the later positions few enough moves away ([`Mark::within`])
 /// can be reached so, and only by moves of the cards that lie elsewhere
 /// there: the other moves are not tried, which finds the same shortcut as
 /// trying them all (trying every pair of moves took a third of a fast
@@ -137,7 +148,7 @@ fn shortcut(
     let mut moving = 0u64;
     for (after, later) in marks.iter().enumerate().skip(i + 2) {
         let reach = if after >= i + 3 { 2 } else { 1 };
-        if here.moves_to(later) <= reach {
+        if here.within(later, reach) {
             moving |= here.key.changed_cards(&later.key);
         }
     }
@@ -160,11 +171,16 @@ fn shortcut(
             consider(j, &[first]);
         }
         // The second move's card, likewise, from the child's positions
-        // within one move.
+        // within one move (the cards above a lower one of their suit
+        // looked for only when some position may be).
+        let key = child.key();
+        if !far.iter().any(|later| key.moved_cards(&later.key) <= 1) {
+            return;
+        }
         let near = Mark::of(&child);
         let next = far
             .iter()
-            .filter(|later| near.moves_to(later) <= 1)
+            .filter(|later| near.within(later, 1))
             .fold(0u64, |m, later| m | near.key.changed_cards(&later.key));
         if next == 0 {
             return;
