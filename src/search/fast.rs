@@ -9,13 +9,14 @@
 //! `INSOLUBLE`. Any solution it finds is a solution: each step is single
 //! moves played and checked on the position they start from.
 
+mod queue;
+
 use std::cell::RefCell;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use rustc_hash::FxHashSet;
 
+use self::queue::RankQueue;
 use super::path::shorten;
 use super::{Limits, Stats};
 use crate::cards::CARDS;
@@ -67,7 +68,7 @@ struct Scratch {
     moves: Vec<Move>,
     seen: FxHashSet<Key>,
     /// Rank (lower first), then the newest first.
-    heap: BinaryHeap<(Reverse<u32>, u32)>,
+    heap: RankQueue,
     singles: Vec<Move>,
     /// The moves of a sequence move or a dig being tried.
     step: Vec<Move>,
@@ -206,11 +207,11 @@ fn pass(
         len: 0,
         depth: 0,
     });
-    heap.push((Reverse(0), 0));
+    heap.push(0, 0);
     let mut expanded = 0u64;
     let mut found = None;
     let mut best = root.score();
-    while let Some((_, index)) = heap.pop() {
+    while let Some(index) = heap.pop() {
         // `--max-states` bounds what it stores too: a search asked to
         // give up early does.
         if expanded >= budget || nodes.len() as u64 >= limits.max_states {
@@ -247,7 +248,7 @@ fn pass(
                 return Some(at);
             }
             let features = child.features_after(&state, &columns);
-            heap.push((Reverse(weights.rank(child, features, child_depth)), at));
+            heap.push(weights.rank(child, features, child_depth), at);
             None
         };
         singles.clear();
