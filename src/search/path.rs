@@ -119,8 +119,15 @@ impl Mark {
     /// there that lie here above a lower card of their suit (moved by the
     /// player first).
     fn within(&self, later: &Mark, moves: u32) -> bool {
-        let moved = self.key.moved_cards(&later.key);
-        moved <= moves && moved + (self.stuck & later.up).count_ones() <= moves
+        let Some(moved) = self.key.moved_cards(&later.key, moves) else {
+            return false;
+        };
+        // As many more bits as the moves left, counted one by one.
+        let mut stuck = self.stuck & later.up;
+        for _ in moved..moves {
+            stuck &= stuck.wrapping_sub(1);
+        }
+        stuck == 0
     }
 }
 
@@ -174,7 +181,10 @@ fn shortcut(
         // within one move (the cards above a lower one of their suit
         // looked for only when some position may be).
         let key = child.key();
-        if !far.iter().any(|later| key.moved_cards(&later.key) <= 1) {
+        if !far
+            .iter()
+            .any(|later| key.moved_cards(&later.key, 1).is_some())
+        {
             return;
         }
         let near = Mark::of(&child);
