@@ -153,30 +153,6 @@ impl Weights {
     }
 }
 
-fn experiment() -> (Vec<Weights>, u64, usize) {
-    use std::sync::OnceLock;
-    static E: OnceLock<(Vec<Weights>, u64, usize)> = OnceLock::new();
-    E.get_or_init(|| {
-        let Ok(spec) = std::env::var("FASTW") else {
-            return (PASSES.to_vec(), FIRST_BUDGET, PASSES_A_DEAL);
-        };
-        let mut parts = spec.split(':');
-        let first: u64 = parts.next().unwrap().parse().unwrap();
-        let count: usize = parts.next().unwrap().parse().unwrap();
-        let passes = parts
-            .next()
-            .unwrap()
-            .split(';')
-            .map(|w| {
-                let v: Vec<u32> = w.split(',').map(|x| x.parse().unwrap()).collect();
-                Weights::new(v[0], v[1], v[2], v[3], v[4], v[5], v[6])
-            })
-            .collect();
-        (passes, first, count)
-    })
-    .clone()
-}
-
 /// Searches from `root` with each pass in turn, within their budgets (and
 /// `limits`' stored positions, time and cancel flag): a solution as the
 /// search's positions play it, or `None`; its figures go into `stats`.
@@ -192,9 +168,8 @@ pub(super) fn run(
     let decoder = KeyDecoder::new(deal);
     SCRATCH.with(|scratch| {
         let scratch = &mut *scratch.borrow_mut();
-        let (passes, first, count) = experiment();
-        let mut budget = first;
-        for weights in passes.iter().cycle().take(count) {
+        let mut budget = FIRST_BUDGET;
+        for weights in PASSES.iter().cycle().take(PASSES_A_DEAL) {
             let found = pass(&decoder, root, limits, stats, weights, budget, scratch);
             if found.is_some() {
                 return found;
