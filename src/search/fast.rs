@@ -53,6 +53,10 @@ const FIRST_BUDGET: u64 = 300;
 /// How many passes a deal gets.
 const PASSES_A_DEAL: usize = 6;
 
+/// About the most new positions an expansion meets in FreeCell, to size
+/// the set of positions met for a pass's budget.
+const CHILDREN_AN_EXPANSION: usize = 32;
+
 /// Expansions between two looks at the cancel flag and the clock.
 const CLOCK_EVERY: u64 = 256;
 
@@ -204,6 +208,13 @@ fn pass(
     nodes.clear();
     moves.clear();
     seen.clear();
+    // A set grown by a long pass of an earlier deal spreads a short
+    // pass's few positions over megabytes, a cache miss each, and costs
+    // its size to clear: it is cut back to what this pass may meet.
+    let may_meet = (budget as usize).saturating_mul(CHILDREN_AN_EXPANSION);
+    if seen.capacity() > 2 * may_meet {
+        seen.shrink_to(may_meet);
+    }
     heap.clear();
     stats.attempts += 1;
     seen.insert(root.key());
