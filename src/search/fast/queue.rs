@@ -70,7 +70,7 @@ mod tests {
                 rng ^= rng << 13;
                 rng ^= rng >> 7;
                 rng ^= rng << 17;
-                if rng % 3 == 0 {
+                if rng.is_multiple_of(3) {
                     assert_eq!(queue.pop(), heap.pop().map(|(_, i)| i), "round {round}");
                 } else {
                     let rank = (rng >> 8) as u32 % (50 + 40 * round);
