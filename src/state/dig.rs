@@ -14,8 +14,13 @@ impl State {
     /// that lies under others, brought up to the foundation; and every
     /// buried card that a column's top card takes, brought onto it. Each
     /// with the single moves that make it and the position they reach.
-    pub fn for_each_dig(&self, mut f: impl FnMut(&[Move], &State)) {
-        let mut moves = Vec::with_capacity(64);
+    pub fn for_each_dig(&self, f: impl FnMut(&[Move], &State)) {
+        self.for_each_dig_in(&mut Vec::with_capacity(64), f);
+    }
+
+    /// [`State::for_each_dig`], its moves written in `moves` (a buffer a
+    /// search keeps from one position to the next).
+    pub fn for_each_dig_in(&self, moves: &mut Vec<Move>, mut f: impl FnMut(&[Move], &State)) {
         let foundation = self.foundation();
         for (s, &height) in foundation.iter().enumerate() {
             if height >= KING {
@@ -26,8 +31,11 @@ impl State {
                 continue;
             }
             moves.clear();
+            if !self.plan_dig_step(card, None, moves) {
+                continue;
+            }
             let mut child = self.clone();
-            if child.dig(card, None, &mut moves) {
+            if child.dig(card, None, moves) {
                 if child.below(card) != super::FOUNDATION {
                     let up = Move {
                         card,
@@ -38,7 +46,7 @@ impl State {
                     }
                     moves.push(up);
                 }
-                f(&moves, &child);
+                f(moves, &child);
             }
         }
         let build = self.rules.build;
@@ -54,15 +62,18 @@ impl State {
                     continue;
                 }
                 moves.clear();
+                if !self.plan_dig_step(card, Some(onto), moves) {
+                    continue;
+                }
                 let mut child = self.clone();
-                if child.dig(card, Some(onto), &mut moves) {
+                if child.dig(card, Some(onto), moves) {
                     let put = Move {
                         card,
                         dest: Dest::Card(onto),
                     };
                     if child.try_apply(put).is_ok() {
                         moves.push(put);
-                        f(&moves, &child);
+                        f(moves, &child);
                     }
                 }
             }
@@ -70,66 +81,83 @@ impl State {
     }
 
     /// Moves the cards above `card` away, never onto `keep` (the card
-    /// `card` is meant for), appending the moves to `out`: whether `card`
-    /// ended uncovered and still in its column.
+    /// `card` is meant for), appending the moves to `out`, which holds
+    /// the first run's already ([`State::plan_dig_step`], planned on this
+    /// position before it was copied: most digs fail there, and the copy
+    /// is spared): whether `card` ended uncovered and still in its column.
     fn dig(&mut self, card: Card, keep: Option<Card>, out: &mut Vec<Move>) -> bool {
-        let build = self.rules.build;
-        while self.above(card).is_some() {
-            if self.below(card) > FLOOR {
-                return false;
-            }
-            // The run at the column's top, above `card`: top card first.
-            let mut run = [0 as Card; 13];
-            let mut len = 0;
-            let mut c = column_top(self, card);
-            loop {
-                run[len] = c;
-                len += 1;
-                let under = self.below(c);
-                if under == card || len == run.len() || !build.allows(c, under) {
-                    break;
-                }
-                c = under;
-            }
-            let bottom = run[len - 1];
-            let free = self.free_registers();
-            let empties = self.empty_columns();
-            let mut cards: Vec<Card> = run[..len].to_vec();
-            cards.reverse();
-            let tops = card_bits(&self.below).in_column & top_bits(&self.above);
-            let keep_bit = keep.map_or(0, |k| 1u64 << k);
-            let hosts = tops & build.parents_of(1 << bottom) & !keep_bit;
-            let host = (hosts != 0).then(|| hosts.trailing_zeros() as Card);
-            let start = out.len();
-            if let Some(host) = host
-                && len <= sequence::capacity(free, empties)
-            {
-                sequence::plan(&cards, Dest::Card(host), free, empties, out);
-            } else if empties > 0
-                && self.rules.empty_column.accepts(bottom)
-                && len <= sequence::capacity(free, empties - 1)
-            {
-                sequence::plan(&cards, Dest::EmptyColumn, free, empties - 1, out);
-            } else if free > 0 {
-                out.push(Move {
-                    card: cards[len - 1],
-                    dest: Dest::Register,
-                });
-            } else if empties > 0 && self.rules.empty_column.accepts(cards[len - 1]) {
-                out.push(Move {
-                    card: cards[len - 1],
-                    dest: Dest::EmptyColumn,
-                });
-            } else {
-                return false;
-            }
+        let mut start = 0;
+        loop {
             for &mv in &out[start..] {
                 if self.try_apply(mv).is_err() {
                     return false;
                 }
             }
+            if self.above(card).is_none() {
+                return self.below(card) <= FLOOR;
+            }
+            if self.below(card) > FLOOR {
+                return false;
+            }
+            start = out.len();
+            if !self.plan_dig_step(card, keep, out) {
+                return false;
+            }
         }
-        self.below(card) <= FLOOR
+    }
+
+    /// Appends to `out` the moves that take the run at the top of the
+    /// column of `card` (above it) away, never onto `keep`: onto a column's
+    /// top card that takes the run, else into an empty column, else its
+    /// top card into a register or an empty column. Whether there was
+    /// such a way.
+    fn plan_dig_step(&self, card: Card, keep: Option<Card>, out: &mut Vec<Move>) -> bool {
+        let build = self.rules.build;
+        // The run at the column's top, above `card`: top card first.
+        let mut run = [0 as Card; 13];
+        let mut len = 0;
+        let mut c = column_top(self, card);
+        loop {
+            run[len] = c;
+            len += 1;
+            let under = self.below(c);
+            if under == card || len == run.len() || !build.allows(c, under) {
+                break;
+            }
+            c = under;
+        }
+        let bottom = run[len - 1];
+        let free = self.free_registers();
+        let empties = self.empty_columns();
+        run[..len].reverse();
+        let cards = &run[..len];
+        let tops = card_bits(&self.below).in_column & top_bits(&self.above);
+        let keep_bit = keep.map_or(0, |k| 1u64 << k);
+        let hosts = tops & build.parents_of(1 << bottom) & !keep_bit;
+        let host = (hosts != 0).then(|| hosts.trailing_zeros() as Card);
+        if let Some(host) = host
+            && len <= sequence::capacity(free, empties)
+        {
+            sequence::plan(cards, Dest::Card(host), free, empties, out);
+        } else if empties > 0
+            && self.rules.empty_column.accepts(bottom)
+            && len <= sequence::capacity(free, empties - 1)
+        {
+            sequence::plan(cards, Dest::EmptyColumn, free, empties - 1, out);
+        } else if free > 0 {
+            out.push(Move {
+                card: cards[len - 1],
+                dest: Dest::Register,
+            });
+        } else if empties > 0 && self.rules.empty_column.accepts(cards[len - 1]) {
+            out.push(Move {
+                card: cards[len - 1],
+                dest: Dest::EmptyColumn,
+            });
+        } else {
+            return false;
+        }
+        true
     }
 }
 

@@ -41,7 +41,7 @@ use crate::rules::Rules;
 
 use automatic::Automatic;
 pub use bound::ColumnFacts;
-pub use features::Features;
+pub use features::{ColumnFeatures, Features};
 pub use key::{Key, KeyDecoder};
 pub use lost::{Inversions, Survey};
 pub use moves::{Dest, Illegal, Move};

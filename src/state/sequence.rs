@@ -15,6 +15,7 @@
 //! plays the plan on a copy, move by move, checked, and hands out only the
 //! plans that hold, with the position they reach.
 
+use super::bits::{card_bits, top_bits};
 use super::{Dest, FLOOR, Move, State};
 use crate::cards::Card;
 
@@ -71,7 +72,17 @@ impl State {
     /// and the position they reach. A whole column never moves into an
     /// empty one (the same position again). Single-card moves are
     /// [`State::for_each_move`]'s.
-    pub fn for_each_sequence_move(&self, mut f: impl FnMut(&[Move], &State)) {
+    pub fn for_each_sequence_move(&self, f: impl FnMut(&[Move], &State)) {
+        self.for_each_sequence_move_in(&mut Vec::with_capacity(64), f);
+    }
+
+    /// [`State::for_each_sequence_move`], its plans written in `moves`
+    /// (a buffer a search keeps from one position to the next).
+    pub fn for_each_sequence_move_in(
+        &self,
+        moves: &mut Vec<Move>,
+        mut f: impl FnMut(&[Move], &State),
+    ) {
         let build = self.rules.build;
         let free = self.free_registers();
         let empties = self.empty_columns();
@@ -84,12 +95,12 @@ impl State {
         if to_card < 2 {
             return;
         }
-        let mut moves = Vec::with_capacity(64);
+        let tops = card_bits(&self.below).in_column & top_bits(&self.above);
         let mut run = [0 as Card; LONGEST_RUN];
-        let tops: Vec<Card> = (0..crate::cards::CARDS as Card)
-            .filter(|&c| self.is_top(c))
-            .collect();
-        for &top in &tops {
+        let mut column_tops = tops;
+        while column_tops != 0 {
+            let top = column_tops.trailing_zeros() as Card;
+            column_tops &= column_tops - 1;
             // The run at this column's top, top card first.
             let mut len = 1;
             run[0] = top;
@@ -105,21 +116,25 @@ impl State {
             }
             for k in 2..=len.min(to_card) {
                 let bottom = run[k - 1];
-                let mut cards: Vec<Card> = run[..k].to_vec();
-                cards.reverse();
+                // The run's `k` top cards, bottom card first.
+                let mut cards = [0 as Card; LONGEST_RUN];
+                cards[..k].copy_from_slice(&run[..k]);
+                cards[..k].reverse();
+                let cards = &cards[..k];
                 let whole = self.below[bottom as usize] == FLOOR;
                 let mut try_plan = |dest: Dest, empties_left: usize| {
                     moves.clear();
-                    plan(&cards, dest, free, empties_left, &mut moves);
+                    plan(cards, dest, free, empties_left, moves);
                     let mut child = self.clone();
                     if moves.iter().all(|&mv| child.try_apply(mv).is_ok()) {
-                        f(&moves, &child);
+                        f(moves, &child);
                     }
                 };
-                for &onto in &tops {
-                    if build.allows(bottom, onto) {
-                        try_plan(Dest::Card(onto), empties);
-                    }
+                let mut onto_tops = tops & build.parents_of(1 << bottom);
+                while onto_tops != 0 {
+                    let onto = onto_tops.trailing_zeros() as Card;
+                    onto_tops &= onto_tops - 1;
+                    try_plan(Dest::Card(onto), empties);
                 }
                 if !whole && k <= to_empty && self.rules.empty_column.accepts(bottom) {
                     try_plan(Dest::EmptyColumn, empties - 1);
