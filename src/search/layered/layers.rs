@@ -1,0 +1,393 @@
+//! The layers searched one after another: each loaded from its file into
+//! a visited set of its own, expanded breadth-first within itself (the
+//! set's store is the queue), its children of higher layers appended to
+//! their files; and the path to a won position rebuilt back through the
+//! layers.
+
+use std::io;
+use std::time::{Duration, Instant};
+
+use super::Figures;
+use super::measure::measure;
+use super::store::{Full, Manifest, Store, no_key};
+use crate::search::path::chain_moves;
+use crate::search::visited::{NO_PARENT, Probe, Visited, hash};
+use crate::search::{Limit, Limits, MAX_STATES, Outcome, Stats};
+use crate::state::{Key, KeyDecoder, Move, State};
+
+/// Expansions between two looks at the clock and the cancel flag.
+const CLOCK_EVERY: u64 = 4096;
+/// The least time between two progress reports.
+const TELL_EVERY: Duration = Duration::from_secs(1);
+/// Slots of the cache of keys appended lately (24 bytes each): a child
+/// found again from another parent of the layer is most often still in it,
+/// and is not written twice.
+const APPENDED_SLOTS: usize = 1 << 20;
+
+/// How the layered search ended.
+pub(super) enum End {
+    /// Won, or every layer exhausted; a solution's moves as the search's
+    /// positions play them, from the deal's position.
+    Decided(Outcome),
+    /// Stopped by a limit: why, in a line for the user.
+    Stopped(Limit, String),
+}
+
+/// A layered search under way.
+pub(super) struct Layers<'a> {
+    root: &'a State,
+    decoder: KeyDecoder,
+    limits: &'a Limits,
+    deadline: Option<Instant>,
+    started: Instant,
+    store: Store,
+    /// The manifest written at the last completed layer.
+    manifest: Manifest,
+    appended: Vec<Key>,
+    stats: Stats,
+    tell: &'a mut dyn FnMut(&Figures),
+    told: Instant,
+}
+
+/// A won position found in a layer: the moves from the layer's entry it
+/// was reached from, and that entry.
+struct Won {
+    entry: Key,
+    moves: Vec<Move>,
+}
+
+/// What one expansion did.
+enum Step {
+    Goes,
+    Won(Won),
+    Stopped(Limit, String),
+}
+
+/// Whether a child is lost: the survey's cheap tests, then the closure of
+/// blocked cards, as the usual search tests it.
+fn is_lost(parent: &State, mv: Move, child: &State) -> bool {
+    let survey = child.survey();
+    survey.stuck || survey.dead_run || parent.is_blocked_after(mv, child)
+}
+
+impl<'a> Layers<'a> {
+    pub(super) fn new(
+        root: &'a State,
+        decoder: KeyDecoder,
+        limits: &'a Limits,
+        deadline: Option<Instant>,
+        store: Store,
+        manifest: Manifest,
+        tell: &'a mut dyn FnMut(&Figures),
+    ) -> Layers<'a> {
+        let stats = Stats {
+            expanded: manifest.expanded,
+            stored: manifest.stored,
+            attempts: 1,
+            ..Stats::default()
+        };
+        Layers {
+            root,
+            decoder,
+            limits,
+            deadline,
+            started: Instant::now(),
+            store,
+            manifest,
+            appended: vec![no_key(); APPENDED_SLOTS],
+            stats,
+            tell,
+            told: Instant::now(),
+        }
+    }
+
+    /// The figures so far, the elapsed time of earlier runs included.
+    pub(super) fn stats(&self) -> Stats {
+        Stats {
+            elapsed: Duration::from_secs_f64(self.manifest.seconds) + self.started.elapsed(),
+            ..self.stats.clone()
+        }
+    }
+
+    /// Gives back the files, for their removal or to keep.
+    pub(super) fn into_store(self) -> Store {
+        self.store
+    }
+
+    /// Writes the manifest for the layers done so far: `next` is searched
+    /// next.
+    pub(super) fn checkpoint(&mut self, next: usize) -> io::Result<()> {
+        self.manifest.next = next;
+        self.manifest.lengths = self.store.lengths().to_vec();
+        self.manifest.expanded = self.stats.expanded;
+        self.manifest.stored = self.stats.stored;
+        let seconds = self.manifest.seconds + self.started.elapsed().as_secs_f64();
+        let mut manifest = self.manifest.clone();
+        manifest.seconds = seconds;
+        self.store.write_manifest(&manifest)
+    }
+
+    /// Searches the layers from the manifest's next one up.
+    pub(super) fn run(&mut self) -> io::Result<End> {
+        let max = self.limits.max_states.min(MAX_STATES);
+        let mut from = self.manifest.next;
+        while let Some(layer) = self.store.next_layer(from) {
+            let mut visited = Visited::new(max);
+            if let Some(stop) = self.load(layer, &mut visited, max)? {
+                return Ok(stop);
+            }
+            let mut index = 0;
+            while index < visited.len() {
+                match self.expand(layer, &mut visited, index as u32, None)? {
+                    Step::Goes => {}
+                    Step::Won(won) => {
+                        drop(visited);
+                        let moves = self.rebuild(layer, won)?;
+                        return Ok(End::Decided(Outcome::Solved(moves)));
+                    }
+                    Step::Stopped(limit, why) => return Ok(End::Stopped(limit, why)),
+                }
+                if visited.len() as u64 > max {
+                    return Ok(self.too_large(layer, max));
+                }
+                index += 1;
+            }
+            let positions = visited.len() as u64;
+            drop(visited);
+            self.stats.stored += positions;
+            self.stats.peak_stored = self.stats.peak_stored.max(positions);
+            self.checkpoint(layer + 1)?;
+            self.report(layer, positions, true);
+            from = layer + 1;
+        }
+        Ok(End::Decided(Outcome::Insoluble))
+    }
+
+    /// Loads `layer`'s file into `visited`, each position once, as
+    /// entries (no parent in the layer).
+    fn load(&mut self, layer: usize, visited: &mut Visited, max: u64) -> io::Result<Option<End>> {
+        let mut memory = false;
+        self.store.read_layer(layer, |key, _| {
+            match visited.insert(&key, NO_PARENT, 0) {
+                Err(_) => memory = true,
+                Ok(_) => {}
+            }
+            !memory && visited.len() as u64 <= max
+        })?;
+        if memory {
+            let why = self.kept(layer, "memory ran out while loading it");
+            return Ok(Some(End::Stopped(Limit::Memory, why)));
+        }
+        if visited.len() as u64 > max {
+            return Ok(Some(self.too_large(layer, max)));
+        }
+        Ok(None)
+    }
+
+    fn too_large(&self, layer: usize, max: u64) -> End {
+        let why = format!(
+            "layer {layer} holds more than --max-states {max} positions (splitting a layer across disk by hash is not built yet); {}",
+            self.resumes(layer, "a larger --max-states")
+        );
+        End::Stopped(Limit::States, why)
+    }
+
+    /// What the user can do with the files kept at a stop in `layer`.
+    fn resumes(&self, layer: usize, with: &str) -> String {
+        format!("files kept: the same command with {with} resumes from layer {layer}")
+    }
+
+    fn kept(&self, layer: usize, what: &str) -> String {
+        format!("layer {layer}: {what}; {}", self.resumes(layer, "more room"))
+    }
+
+    /// Expands the position `index` of `layer`: its children of the layer
+    /// join it, those of higher layers go to their files (not when
+    /// `looking_for` a position, rebuilding a path: then the search stops
+    /// when that position is stored, and stops at nothing else).
+    fn expand(
+        &mut self,
+        layer: usize,
+        visited: &mut Visited,
+        index: u32,
+        looking_for: Option<&Key>,
+    ) -> io::Result<Step> {
+        let key = visited.key(index);
+        let state = self.decoder.state(key);
+        debug_assert_eq!(measure(&state), layer);
+        if looking_for.is_none() {
+            self.stats.expanded += 1;
+            if self.stats.expanded.is_multiple_of(CLOCK_EVERY)
+                && let Some(step) = self.look_at_the_clock(layer, visited.len())
+            {
+                return Ok(step);
+            }
+        }
+        let mut moves = Vec::new();
+        state.for_each_move(|mv| moves.push(mv));
+        if visited.make_room(moves.len()).is_err() {
+            let why = self.kept(layer, "memory ran out");
+            return Ok(Step::Stopped(Limit::Memory, why));
+        }
+        for mv in moves {
+            let mut child = state.clone();
+            child.apply(mv);
+            if child.is_won() {
+                if looking_for.is_some() {
+                    continue;
+                }
+                let mut moves = chain_moves(visited, &self.decoder, index, |i| visited.parent(i));
+                moves.push(mv);
+                let mut entry = index;
+                while visited.parent(entry) != NO_PARENT {
+                    entry = visited.parent(entry);
+                }
+                let entry = visited.key(entry);
+                return Ok(Step::Won(Won { entry, moves }));
+            }
+            let child_layer = measure(&child);
+            debug_assert!(child_layer >= layer, "a move lowered the measure");
+            let child_key = child.key();
+            if child_layer == layer {
+                let h = hash(&child_key);
+                let Probe::Vacant { slot, tag } = visited.probe(&child_key, h) else {
+                    continue;
+                };
+                if is_lost(&state, mv, &child) {
+                    continue;
+                }
+                visited.insert_at(slot, tag, &child_key, index, 0);
+                if looking_for == Some(&child_key) {
+                    return Ok(Step::Won(Won {
+                        entry: child_key,
+                        moves: Vec::new(),
+                    }));
+                }
+            } else if looking_for.is_none() {
+                let slot = (hash(&child_key) >> 44) as usize % APPENDED_SLOTS;
+                if self.appended[slot] == child_key || is_lost(&state, mv, &child) {
+                    continue;
+                }
+                match self.store.append(child_layer, &child_key, &key) {
+                    Ok(()) => self.appended[slot] = child_key,
+                    Err(Full::Disk) => {
+                        let why = format!(
+                            "the spill reached --spill-max ({} bytes) in layer {layer}; {}",
+                            self.store.used(),
+                            self.resumes(layer, "a larger --spill-max")
+                        );
+                        return Ok(Step::Stopped(Limit::Memory, why));
+                    }
+                    Err(Full::Io(e)) => return Err(e),
+                }
+            }
+        }
+        Ok(Step::Goes)
+    }
+
+    /// Reports progress; says whether the time is up or the search was
+    /// cancelled.
+    fn look_at_the_clock(&mut self, layer: usize, positions: usize) -> Option<Step> {
+        let limit = if self.limits.cancelled() {
+            Some(Limit::Cancelled)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Limit::Time)
+        } else {
+            None
+        };
+        if let Some(limit) = limit {
+            let why = format!("stopped in layer {layer}; {}", self.resumes(layer, "the same spill"));
+            return Some(Step::Stopped(limit, why));
+        }
+        if self.told.elapsed() >= TELL_EVERY {
+            self.told = Instant::now();
+            self.report(layer, positions as u64, false);
+        }
+        None
+    }
+
+    fn report(&mut self, layer: usize, positions: u64, done: bool) {
+        let figures = Figures {
+            layer,
+            positions,
+            expanded: self.stats.expanded,
+            largest: self.stats.peak_stored.max(positions),
+            disk: self.store.used(),
+            elapsed: self.stats().elapsed,
+            done,
+        };
+        (self.tell)(&figures);
+    }
+
+    /// The moves from the deal's position to the won one: `won`'s moves
+    /// in `layer`, after those that reached its entry, found back layer by
+    /// layer (each entry's parent read from its layer's file, then that
+    /// parent's layer searched again until the parent is stored).
+    fn rebuild(&mut self, layer: usize, won: Won) -> io::Result<Vec<Move>> {
+        let Won { mut entry, mut moves } = won;
+        let mut layer = layer;
+        loop {
+            let mut parent = None;
+            self.store.read_layer(layer, |key, from| {
+                if key == entry {
+                    parent = Some(from);
+                }
+                parent.is_none()
+            })?;
+            let parent = parent.ok_or_else(|| io::Error::other("an entry not in its layer file"))?;
+            if parent == no_key() {
+                debug_assert_eq!(entry, self.root.key());
+                return Ok(moves);
+            }
+            let state = self.decoder.state(parent);
+            let step = move_between(&state, &entry);
+            layer = measure(&state);
+            let (visited, index) = self.search_again(layer, &parent)?;
+            let mut before = chain_moves(&visited, &self.decoder, index, |i| visited.parent(i));
+            before.push(step);
+            before.append(&mut moves);
+            moves = before;
+            let mut first = index;
+            while visited.parent(first) != NO_PARENT {
+                first = visited.parent(first);
+            }
+            entry = visited.key(first);
+        }
+    }
+
+    /// `layer` searched again from its entries until `target` is stored:
+    /// the set, and the target's index in it.
+    fn search_again(&mut self, layer: usize, target: &Key) -> io::Result<(Visited, u32)> {
+        let mut visited = Visited::new(self.limits.max_states.min(MAX_STATES));
+        self.store.read_layer(layer, |key, _| {
+            visited.insert(&key, NO_PARENT, 0).is_ok()
+        })?;
+        if let Some(index) = visited.index_of(target, hash(target)) {
+            return Ok((visited, index));
+        }
+        let mut index = 0;
+        while index < visited.len() {
+            if let Step::Won(_) = self.expand(layer, &mut visited, index as u32, Some(target))? {
+                let found = visited.len() as u32 - 1;
+                return Ok((visited, found));
+            }
+            index += 1;
+        }
+        Err(io::Error::other("a parent not found again in its layer"))
+    }
+}
+
+/// The move of `parent` that leads to the position of key `child`.
+fn move_between(parent: &State, child: &Key) -> Move {
+    let mut found = None;
+    parent.for_each_move(|mv| {
+        if found.is_none() {
+            let mut next = parent.clone();
+            next.apply(mv);
+            if next.key() == *child {
+                found = Some(mv);
+            }
+        }
+    });
+    found.expect("a record's parent has a move to it")
+}

@@ -1,0 +1,391 @@
+//! The disk side of the layered search: one file of records per pending
+//! layer, and the manifest that says how far the search got.
+//!
+//! A record is a child's key and its parent's key, 20 bytes each (a key's
+//! 156 bits: two full words and the 30 bits of the third), so that the
+//! path to a won position can be rebuilt from the files. A layer's file
+//! may hold a position many times (once per parent that found it); the
+//! duplicates go when the layer is loaded into its visited set.
+//!
+//! The manifest is written (temp file, then rename) when the layered
+//! search starts and after each layer it completes: the deal and rules it
+//! belongs to, the next layer, and each file's length at that point.
+//! Whatever was appended after it (a run stopped mid-layer) is cut off
+//! when the search resumes, so a stop at any moment leaves a directory
+//! the same command goes on from.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+use super::measure::MOST;
+use crate::state::Key;
+
+/// Bytes of one key in a record.
+const KEY_BYTES: usize = 20;
+/// Bytes of one record: a child's key, then its parent's.
+pub(super) const RECORD_BYTES: u64 = 2 * KEY_BYTES as u64;
+/// The parent of the deal's position: no key has every bit of its first
+/// word set (a key word uses 63 bits).
+pub(super) fn no_key() -> Key {
+    Key::from_words([u64::MAX, 0, 0])
+}
+/// The manifest's name in the spill directory.
+pub const MANIFEST: &str = "xpat-spill-manifest";
+/// The first line of a manifest: what wrote it, and its format.
+const MAGIC: &str = "xpat-solver spill 1";
+/// Layer files are named this, then the layer.
+const LAYER_PREFIX: &str = "xpat-spill-layer-";
+
+fn put_key(out: &mut [u8], key: &Key) {
+    let [a, b, c] = key.words();
+    out[0..8].copy_from_slice(&a.to_le_bytes());
+    out[8..16].copy_from_slice(&b.to_le_bytes());
+    out[16..20].copy_from_slice(&(c as u32).to_le_bytes());
+}
+
+fn get_key(bytes: &[u8]) -> Key {
+    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+    let last = u32::from_le_bytes(bytes[16..20].try_into().expect("4 bytes"));
+    Key::from_words([word(0), word(8), last as u64])
+}
+
+/// What a manifest says: whose search it is, and how far it got.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Manifest {
+    /// The deal, as `GameId` writes it.
+    pub deal: String,
+    /// The rules the user asked for (`--rules`).
+    pub rules: String,
+    /// The foundation rule of the search under way: under xpat2's complete
+    /// rules, free play first, then the complete game.
+    pub phase: String,
+    /// The next layer to search; every lower one is done.
+    pub next: usize,
+    /// Positions expanded and stored by the completed layers, and their
+    /// seconds, for the summary of a resumed search.
+    pub expanded: u64,
+    pub stored: u64,
+    pub seconds: f64,
+    /// Each layer file's length when the manifest was written.
+    pub lengths: Vec<u64>,
+}
+
+impl Manifest {
+    fn text(&self) -> String {
+        let mut text = format!(
+            "{MAGIC}\ndeal {}\nrules {}\nphase {}\nnext {}\nexpanded {}\nstored {}\nseconds {:.3}\n",
+            self.deal, self.rules, self.phase, self.next, self.expanded, self.stored, self.seconds
+        );
+        for (layer, len) in self.lengths.iter().enumerate() {
+            if *len > 0 {
+                text += &format!("layer {layer} {len}\n");
+            }
+        }
+        text
+    }
+
+    fn parse(text: &str) -> Option<Manifest> {
+        let mut lines = text.lines();
+        if lines.next()? != MAGIC {
+            return None;
+        }
+        let mut field = |name: &str| {
+            let line = lines.next()?;
+            line.strip_prefix(name)?.strip_prefix(' ').map(str::to_string)
+        };
+        let (deal, rules, phase) = (field("deal")?, field("rules")?, field("phase")?);
+        let next = field("next")?.parse().ok()?;
+        let expanded = field("expanded")?.parse().ok()?;
+        let stored = field("stored")?.parse().ok()?;
+        let seconds = field("seconds")?.parse().ok()?;
+        let mut lengths = vec![0; MOST + 1];
+        for line in lines {
+            let mut words = line.strip_prefix("layer ")?.split(' ');
+            let layer: usize = words.next()?.parse().ok()?;
+            let len: u64 = words.next()?.parse().ok()?;
+            if layer > MOST || len % RECORD_BYTES != 0 || words.next().is_some() {
+                return None;
+            }
+            lengths[layer] = len;
+        }
+        (next <= MOST + 1).then_some(Manifest {
+            deal,
+            rules,
+            phase,
+            next,
+            expanded,
+            stored,
+            seconds,
+            lengths,
+        })
+    }
+}
+
+/// The manifest in `dir`, if there is one: `Err` when it cannot be read
+/// or is not a manifest.
+pub(crate) fn read_manifest(dir: &Path) -> Result<Option<Manifest>, String> {
+    let path = dir.join(MANIFEST);
+    match fs::read_to_string(&path) {
+        Ok(text) => Manifest::parse(&text).map(Some).ok_or_else(|| {
+            format!(
+                "{} is not a spill manifest this solver wrote",
+                path.display()
+            )
+        }),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
+}
+
+/// The layer files of one search, and what they hold.
+pub(super) struct Store {
+    dir: PathBuf,
+    max_bytes: u64,
+    /// Per layer: the file's length, all appended records counted.
+    lengths: Vec<u64>,
+    writers: Vec<Option<BufWriter<File>>>,
+    /// Per layer: records appended since its file was last synced.
+    dirty: Vec<bool>,
+    /// The bytes of all the files.
+    used: u64,
+}
+
+/// Why a record could not be kept.
+pub(super) enum Full {
+    /// `--spill-max` would be passed.
+    Disk,
+    Io(io::Error),
+}
+
+impl Store {
+    /// The files of a search that starts in `dir`: any layer file of an
+    /// earlier search there is emptied.
+    pub(super) fn fresh(dir: &Path, max_bytes: u64) -> io::Result<Store> {
+        Store::at(dir, max_bytes, vec![0; MOST + 1])
+    }
+
+    /// The files as a manifest left them: longer ones cut back to its
+    /// lengths (what a stopped run appended after it).
+    pub(super) fn at(dir: &Path, max_bytes: u64, lengths: Vec<u64>) -> io::Result<Store> {
+        for (layer, &len) in lengths.iter().enumerate() {
+            let path = layer_path(dir, layer);
+            if len == 0 {
+                match fs::remove_file(&path) {
+                    Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+                    _ => {}
+                }
+            } else {
+                let file = OpenOptions::new().write(true).open(&path)?;
+                if file.metadata()?.len() < len {
+                    return Err(io::Error::other(format!(
+                        "{} is shorter than its manifest says",
+                        path.display()
+                    )));
+                }
+                file.set_len(len)?;
+            }
+        }
+        Ok(Store {
+            dir: dir.to_path_buf(),
+            max_bytes,
+            used: lengths.iter().sum(),
+            lengths,
+            writers: (0..=MOST).map(|_| None).collect(),
+            dirty: vec![false; MOST + 1],
+        })
+    }
+
+    pub(super) fn used(&self) -> u64 {
+        self.used
+    }
+
+    pub(super) fn lengths(&self) -> &[u64] {
+        &self.lengths
+    }
+
+    /// The first layer from `from` up whose file holds a record.
+    pub(super) fn next_layer(&self, from: usize) -> Option<usize> {
+        (from..=MOST).find(|&layer| self.lengths[layer] > 0)
+    }
+
+    /// Appends `key`, found from `parent`, to `layer`'s file.
+    pub(super) fn append(&mut self, layer: usize, key: &Key, parent: &Key) -> Result<(), Full> {
+        if self.used + RECORD_BYTES > self.max_bytes {
+            return Err(Full::Disk);
+        }
+        if self.writers[layer].is_none() {
+            let file = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(layer_path(&self.dir, layer))
+                .map_err(Full::Io)?;
+            self.writers[layer] = Some(BufWriter::with_capacity(1 << 16, file));
+        }
+        let mut record = [0u8; RECORD_BYTES as usize];
+        put_key(&mut record[..KEY_BYTES], key);
+        put_key(&mut record[KEY_BYTES..], parent);
+        let writer = self.writers[layer].as_mut().expect("opened above");
+        writer.write_all(&record).map_err(Full::Io)?;
+        self.lengths[layer] += RECORD_BYTES;
+        self.dirty[layer] = true;
+        self.used += RECORD_BYTES;
+        Ok(())
+    }
+
+    /// Everything appended, in the files.
+    pub(super) fn flush(&mut self) -> io::Result<()> {
+        for writer in self.writers.iter_mut().flatten() {
+            writer.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Everything appended, on the disk itself: what a manifest counts
+    /// survives a crash of the machine, not only a stopped process.
+    fn sync(&mut self) -> io::Result<()> {
+        self.flush()?;
+        for (writer, dirty) in self.writers.iter().zip(&mut self.dirty) {
+            if let Some(writer) = writer
+                && *dirty
+            {
+                writer.get_ref().sync_data()?;
+                *dirty = false;
+            }
+        }
+        Ok(())
+    }
+
+    /// Every record of `layer`'s file, in the order appended: a child's
+    /// key and its parent's, until `each` says stop (`false`).
+    pub(super) fn read_layer(
+        &mut self,
+        layer: usize,
+        mut each: impl FnMut(Key, Key) -> bool,
+    ) -> io::Result<()> {
+        self.flush()?;
+        let file = File::open(layer_path(&self.dir, layer))?;
+        let mut reader = BufReader::with_capacity(1 << 20, file.take(self.lengths[layer]));
+        let mut record = [0u8; RECORD_BYTES as usize];
+        loop {
+            match reader.read_exact(&mut record) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(()),
+                Err(e) => return Err(e),
+            }
+            if !each(get_key(&record[..KEY_BYTES]), get_key(&record[KEY_BYTES..])) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Writes the manifest (`lengths` its own, the store's): to a
+    /// temporary file first, renamed over the last one, so that a stop at
+    /// any moment leaves one whole manifest.
+    pub(super) fn write_manifest(&mut self, manifest: &Manifest) -> io::Result<()> {
+        self.sync()?;
+        let temp = self.dir.join(format!("{MANIFEST}.tmp"));
+        {
+            let mut file = File::create(&temp)?;
+            file.write_all(manifest.text().as_bytes())?;
+            file.sync_data()?;
+        }
+        fs::rename(&temp, self.dir.join(MANIFEST))
+    }
+
+    /// Removes every file of the search: the layers', the manifest and its
+    /// temporary file; nothing else in the directory.
+    pub(super) fn remove_all(mut self) -> io::Result<()> {
+        self.writers.clear();
+        for layer in 0..=MOST {
+            remove_if_there(&layer_path(&self.dir, layer))?;
+        }
+        remove_if_there(&self.dir.join(format!("{MANIFEST}.tmp")))?;
+        remove_if_there(&self.dir.join(MANIFEST))
+    }
+}
+
+fn remove_if_there(path: &Path) -> io::Result<()> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
+fn layer_path(dir: &Path, layer: usize) -> PathBuf {
+    dir.join(format!("{LAYER_PREFIX}{layer:03}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_gives_back_its_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::fresh(dir.path(), 1 << 20).unwrap();
+        let a = Key::from_words([(1 << 63) - 1, 12345, (1 << 30) - 1]);
+        let b = Key::from_words([7, 0, 3]);
+        store.append(4, &a, &no_key()).unwrap();
+        store.append(4, &b, &a).unwrap();
+        let mut seen = Vec::new();
+        store
+            .read_layer(4, |k, p| {
+                seen.push((k, p));
+                true
+            })
+            .unwrap();
+        assert_eq!(seen, vec![(a, no_key()), (b, a)]);
+        assert_eq!(store.used(), 2 * RECORD_BYTES);
+        assert_eq!(store.next_layer(0), Some(4));
+        assert_eq!(store.next_layer(5), None);
+    }
+
+    #[test]
+    fn a_manifest_reads_back_and_cuts_what_came_after_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::fresh(dir.path(), 1 << 20).unwrap();
+        let key = Key::from_words([1, 2, 3]);
+        store.append(9, &key, &no_key()).unwrap();
+        let manifest = Manifest {
+            deal: "BakersDozen.7".into(),
+            rules: "forced".into(),
+            phase: "forced".into(),
+            next: 9,
+            expanded: 5,
+            stored: 6,
+            seconds: 1.5,
+            lengths: store.lengths().to_vec(),
+        };
+        store.write_manifest(&manifest).unwrap();
+        store.append(9, &key, &key).unwrap();
+        store.append(11, &key, &key).unwrap();
+        store.flush().unwrap();
+        let read = read_manifest(dir.path()).unwrap().unwrap();
+        assert_eq!(read, manifest);
+        let store = Store::at(dir.path(), 1 << 20, read.lengths).unwrap();
+        assert_eq!(store.used(), RECORD_BYTES);
+        assert_eq!(fs::metadata(layer_path(dir.path(), 9)).unwrap().len(), RECORD_BYTES);
+        assert!(!layer_path(dir.path(), 11).exists());
+        fs::write(dir.path().join("mine"), "a user's file").unwrap();
+        store.remove_all().unwrap();
+        let left: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left, vec![std::ffi::OsString::from("mine")]);
+    }
+
+    #[test]
+    fn the_disk_limit_refuses_a_record_past_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::fresh(dir.path(), RECORD_BYTES).unwrap();
+        let key = Key::from_words([1, 2, 3]);
+        assert!(store.append(2, &key, &no_key()).is_ok());
+        assert!(matches!(store.append(2, &key, &key), Err(Full::Disk)));
+    }
+
+    #[test]
+    fn a_foreign_file_is_no_manifest() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join(MANIFEST), "hello\n").unwrap();
+        assert!(read_manifest(dir.path()).is_err());
+    }
+}
