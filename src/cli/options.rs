@@ -269,8 +269,13 @@ fn spill(raw: &RawArgs) -> Result<Option<Spill>, UsageError> {
         }
     }
     let max_bytes = match &raw.spill_max {
-        Some(text) => size(text)
-            .ok_or_else(|| invalid("--spill-max <SIZE>", text, "expected a size such as 40G, 500M or 1000000 (bytes), at least 1K"))?,
+        Some(text) => size(text).ok_or_else(|| {
+            invalid(
+                "--spill-max <SIZE>",
+                text,
+                "expected a size such as 40G, 500M or 1000000 (bytes), at least 1K",
+            )
+        })?,
         None => DEFAULT_SPILL_MAX,
     };
     Ok(Some(Spill {

@@ -94,7 +94,7 @@ fn search_spilling(start: &Start, limits: &Limits, spill: &Spill) -> Result<laye
     let progress = terminal.then_some(&mut show as search::Progress);
     let mut tell = |f: &layered::Figures| {
         let line = format!(
-            "layer {}{}: {} positions, {:.2}M expanded, largest layer {}, {:.2} GB on disk, {:.0} s",
+            "layer {}{}: {} positions, {:.2}M expanded, at most {} at once, {:.2} GB on disk, {:.0} s",
             f.layer,
             if f.done { " done" } else { "" },
             f.positions,

@@ -8,7 +8,7 @@ use std::io;
 use std::time::{Duration, Instant};
 
 use super::Figures;
-use super::measure::measure;
+use super::measure::{cell_hash, measure};
 use super::store::{Full, Manifest, Store, no_key};
 use crate::search::path::chain_moves;
 use crate::search::visited::{NO_PARENT, Probe, Visited, hash};
@@ -55,6 +55,23 @@ struct Won {
     entry: Key,
     moves: Vec<Move>,
 }
+
+/// How a pass over some cells of a layer ended.
+enum Pass {
+    /// Every position of its cells expanded: how many there were.
+    Done(u64),
+    /// More positions than `--max-states`: to be split.
+    TooLarge,
+    Won(Won),
+    Stopped(Limit, String),
+}
+
+/// The most passes a layer is split into: past it, one cell holds more
+/// than `--max-states` positions.
+const MOST_PASSES: u64 = 1 << 20;
+
+/// The most part files one split writes at once (each a buffered file).
+const MOST_SPLIT: u64 = 256;
 
 /// What one expansion did.
 enum Step {
@@ -116,8 +133,9 @@ impl<'a> Layers<'a> {
 
     /// Writes the manifest for the layers done so far: `next` is searched
     /// next.
-    pub(super) fn checkpoint(&mut self, next: usize) -> io::Result<()> {
+    pub(super) fn checkpoint(&mut self, next: usize, passes: Vec<(u64, u64)>) -> io::Result<()> {
         self.manifest.next = next;
+        self.manifest.passes = passes;
         self.manifest.lengths = self.store.lengths().to_vec();
         self.manifest.expanded = self.stats.expanded;
         self.manifest.stored = self.stats.stored;
@@ -127,66 +145,116 @@ impl<'a> Layers<'a> {
         self.store.write_manifest(&manifest)
     }
 
-    /// Searches the layers from the manifest's next one up.
+    /// Searches the layers from the manifest's next one up, each in
+    /// passes over groups of its cells small enough for `--max-states`:
+    /// a layer's file too large for one pass is split by the hash of its
+    /// records' cells into part files first, and a pass that outgrows
+    /// the limit all the same is undone and split again.
     pub(super) fn run(&mut self) -> io::Result<End> {
         let max = self.limits.max_states.min(MAX_STATES);
+        let returns = self.root.returns();
         let mut from = self.manifest.next;
         while let Some(layer) = self.store.next_layer(from) {
-            let mut visited = Visited::new(max);
-            if let Some(stop) = self.load(layer, &mut visited, max)? {
-                return Ok(stop);
-            }
-            let mut index = 0;
-            while index < visited.len() {
-                match self.expand(layer, &mut visited, index as u32, None)? {
-                    Step::Goes => {}
-                    Step::Won(won) => {
-                        drop(visited);
+            let mut passes = if layer == self.manifest.next && !self.manifest.passes.is_empty() {
+                std::mem::take(&mut self.manifest.passes)
+            } else {
+                vec![(1, 0)]
+            };
+            let mut positions = 0;
+            while let Some((modulus, residue)) = passes.pop() {
+                let records = self.store.records_in(layer, modulus, residue)?;
+                let outcome = if 2 * records > max && modulus < MOST_PASSES {
+                    Pass::TooLarge
+                } else {
+                    self.pass(layer, (modulus, residue), max)?
+                };
+                match outcome {
+                    Pass::Done(stored) => {
+                        positions += stored;
+                        self.stats.stored += stored;
+                        self.stats.peak_stored = self.stats.peak_stored.max(stored);
+                    }
+                    Pass::TooLarge if modulus < MOST_PASSES => {
+                        // What the pass appended goes; its parts take its
+                        // place.
+                        let lengths = self.manifest.lengths.clone();
+                        self.store.truncate_to(&lengths)?;
+                        self.appended.fill(no_key());
+                        let factor = (2 * records)
+                            .div_ceil(max)
+                            .clamp(2, MOST_SPLIT)
+                            .next_power_of_two();
+                        let cell = |key: &Key| cell_hash(key, returns);
+                        match self.store.split(layer, (modulus, residue), factor, cell) {
+                            Ok(parts) => passes.extend(parts),
+                            Err(Full::Disk) => return Ok(self.disk_full(layer)),
+                            Err(Full::Io(e)) => return Err(e),
+                        }
+                    }
+                    Pass::TooLarge => return Ok(self.too_large(layer, max)),
+                    Pass::Won(won) => {
                         let moves = self.rebuild(layer, won)?;
                         return Ok(End::Decided(Outcome::Solved(moves)));
                     }
-                    Step::Stopped(limit, why) => return Ok(End::Stopped(limit, why)),
+                    Pass::Stopped(limit, why) => return Ok(End::Stopped(limit, why)),
                 }
-                if visited.len() as u64 > max {
-                    return Ok(self.too_large(layer, max));
+                if passes.is_empty() {
+                    self.checkpoint(layer + 1, Vec::new())?;
+                } else {
+                    self.checkpoint(layer, passes.clone())?;
                 }
-                index += 1;
+                self.store.remove_part(layer, modulus, residue)?;
             }
-            let positions = visited.len() as u64;
-            drop(visited);
-            self.stats.stored += positions;
-            self.stats.peak_stored = self.stats.peak_stored.max(positions);
-            self.checkpoint(layer + 1)?;
             self.report(layer, positions, true);
             from = layer + 1;
         }
         Ok(End::Decided(Outcome::Insoluble))
     }
 
-    /// Loads `layer`'s file into `visited`, each position once, as
-    /// entries (no parent in the layer).
-    fn load(&mut self, layer: usize, visited: &mut Visited, max: u64) -> io::Result<Option<End>> {
+    fn disk_full(&self, layer: usize) -> End {
+        let why = format!(
+            "the spill reached --spill-max ({} bytes used) in layer {layer}; {}",
+            self.store.used(),
+            self.resumes(layer, "a larger --spill-max")
+        );
+        End::Stopped(Limit::Memory, why)
+    }
+
+    /// Searches the cells of `layer` whose hash is `residue` modulo
+    /// `modulus`: loaded from the layer's file, each position once, as
+    /// entries (no parent in the layer), then expanded breadth-first.
+    fn pass(&mut self, layer: usize, (modulus, residue): (u64, u64), max: u64) -> io::Result<Pass> {
+        let mut visited = Visited::new(max);
         let mut memory = false;
-        self.store.read_layer(layer, |key, _| {
-            match visited.insert(&key, NO_PARENT, 0) {
-                Err(_) => memory = true,
-                Ok(_) => {}
+        let returns = self.root.returns();
+        self.store.read_pass(layer, (modulus, residue), |key, _| {
+            if cell_hash(&key, returns) % modulus == residue {
+                memory = visited.insert(&key, NO_PARENT, 0).is_err();
             }
             !memory && visited.len() as u64 <= max
         })?;
         if memory {
             let why = self.kept(layer, "memory ran out while loading it");
-            return Ok(Some(End::Stopped(Limit::Memory, why)));
+            return Ok(Pass::Stopped(Limit::Memory, why));
         }
-        if visited.len() as u64 > max {
-            return Ok(Some(self.too_large(layer, max)));
+        let mut index = 0;
+        while index < visited.len() {
+            if visited.len() as u64 > max {
+                return Ok(Pass::TooLarge);
+            }
+            match self.expand(layer, &mut visited, index as u32, None)? {
+                Step::Goes => {}
+                Step::Won(won) => return Ok(Pass::Won(won)),
+                Step::Stopped(limit, why) => return Ok(Pass::Stopped(limit, why)),
+            }
+            index += 1;
         }
-        Ok(None)
+        Ok(Pass::Done(visited.len() as u64))
     }
 
     fn too_large(&self, layer: usize, max: u64) -> End {
         let why = format!(
-            "layer {layer} holds more than --max-states {max} positions (splitting a layer across disk by hash is not built yet); {}",
+            "a cell of layer {layer} (its positions with the same cards moved and up) holds more than --max-states {max} positions; {}",
             self.resumes(layer, "a larger --max-states")
         );
         End::Stopped(Limit::States, why)
@@ -198,7 +266,10 @@ impl<'a> Layers<'a> {
     }
 
     fn kept(&self, layer: usize, what: &str) -> String {
-        format!("layer {layer}: {what}; {}", self.resumes(layer, "more room"))
+        format!(
+            "layer {layer}: {what}; {}",
+            self.resumes(layer, "more room")
+        )
     }
 
     /// Expands the position `index` of `layer`: its children of the layer
@@ -249,6 +320,11 @@ impl<'a> Layers<'a> {
             debug_assert!(child_layer >= layer, "a move lowered the measure");
             let child_key = child.key();
             if child_layer == layer {
+                debug_assert_eq!(
+                    cell_hash(&child_key, child.returns()),
+                    cell_hash(&key, state.returns()),
+                    "a move within a layer left its cell"
+                );
                 let h = hash(&child_key);
                 let Probe::Vacant { slot, tag } = visited.probe(&child_key, h) else {
                     continue;
@@ -271,12 +347,10 @@ impl<'a> Layers<'a> {
                 match self.store.append(child_layer, &child_key, &key) {
                     Ok(()) => self.appended[slot] = child_key,
                     Err(Full::Disk) => {
-                        let why = format!(
-                            "the spill reached --spill-max ({} bytes) in layer {layer}; {}",
-                            self.store.used(),
-                            self.resumes(layer, "a larger --spill-max")
-                        );
-                        return Ok(Step::Stopped(Limit::Memory, why));
+                        let End::Stopped(limit, why) = self.disk_full(layer) else {
+                            unreachable!("a stop")
+                        };
+                        return Ok(Step::Stopped(limit, why));
                     }
                     Err(Full::Io(e)) => return Err(e),
                 }
@@ -296,7 +370,10 @@ impl<'a> Layers<'a> {
             None
         };
         if let Some(limit) = limit {
-            let why = format!("stopped in layer {layer}; {}", self.resumes(layer, "the same spill"));
+            let why = format!(
+                "stopped in layer {layer}; {}",
+                self.resumes(layer, "the same spill")
+            );
             return Some(Step::Stopped(limit, why));
         }
         if self.told.elapsed() >= TELL_EVERY {
@@ -311,7 +388,7 @@ impl<'a> Layers<'a> {
             layer,
             positions,
             expanded: self.stats.expanded,
-            largest: self.stats.peak_stored.max(positions),
+            largest: self.stats.peak_stored,
             disk: self.store.used(),
             elapsed: self.stats().elapsed,
             done,
@@ -324,7 +401,10 @@ impl<'a> Layers<'a> {
     /// layer (each entry's parent read from its layer's file, then that
     /// parent's layer searched again until the parent is stored).
     fn rebuild(&mut self, layer: usize, won: Won) -> io::Result<Vec<Move>> {
-        let Won { mut entry, mut moves } = won;
+        let Won {
+            mut entry,
+            mut moves,
+        } = won;
         let mut layer = layer;
         loop {
             let mut parent = None;
@@ -334,7 +414,8 @@ impl<'a> Layers<'a> {
                 }
                 parent.is_none()
             })?;
-            let parent = parent.ok_or_else(|| io::Error::other("an entry not in its layer file"))?;
+            let parent =
+                parent.ok_or_else(|| io::Error::other("an entry not in its layer file"))?;
             if parent == no_key() {
                 debug_assert_eq!(entry, self.root.key());
                 return Ok(moves);
@@ -359,8 +440,10 @@ impl<'a> Layers<'a> {
     /// the set, and the target's index in it.
     fn search_again(&mut self, layer: usize, target: &Key) -> io::Result<(Visited, u32)> {
         let mut visited = Visited::new(self.limits.max_states.min(MAX_STATES));
+        let returns = self.root.returns();
+        let cell = cell_hash(target, returns);
         self.store.read_layer(layer, |key, _| {
-            visited.insert(&key, NO_PARENT, 0).is_ok()
+            cell_hash(&key, returns) != cell || visited.insert(&key, NO_PARENT, 0).is_ok()
         })?;
         if let Some(index) = visited.index_of(target, hash(target)) {
             return Ok((visited, index));

@@ -2,7 +2,7 @@
 //! module doc of [`super`] for why no move lowers it).
 
 use crate::cards::{CARDS, Card, rank};
-use crate::state::{FLOOR, FOUNDATION, State};
+use crate::state::{FLOOR, FOUNDATION, Key, State};
 
 /// The most a measure can be: every card up and every card moved.
 pub(crate) const MOST: usize = 2 * CARDS;
@@ -27,6 +27,34 @@ pub(crate) fn measure(state: &State) -> usize {
         up += usize::from(state.below(card) == FOUNDATION);
     }
     if state.returns() { moved } else { moved + up }
+}
+
+/// The lowest bit of each card's code field in a key word (21 fields).
+const FIELDS: u64 = 0x1249_2492_4924_9249;
+/// The key's code of a card on the foundation.
+const FOUNDATION_CODE: u64 = 3;
+
+/// A hash of a position's cell, read from its key: which cards are coded
+/// ORIGINAL (a code of 0 in the key), and, where no card comes back
+/// (`returns` false), which are on the foundation (a code of 3). Within a
+/// layer no move leaves a cell: the set of cards no longer ORIGINAL only
+/// grows, and so does the set of cards up where none comes back; two
+/// cells of one measure are neither larger than the other. So a layer's
+/// positions can be searched a group of cells at a time, and a layer's
+/// path found again in its one cell.
+pub(crate) fn cell_hash(key: &Key, returns: bool) -> u64 {
+    let mut h = 0u64;
+    for w in key.words() {
+        let moved = (w | (w >> 1) | (w >> 2)) & FIELDS;
+        let up = if returns {
+            0
+        } else {
+            let want = FOUNDATION_CODE * FIELDS;
+            !((w ^ want) | ((w ^ want) >> 1) | ((w ^ want) >> 2)) & FIELDS
+        };
+        h = (h.rotate_left(29) ^ moved ^ up.rotate_left(1)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    h ^ (h >> 31)
 }
 
 #[cfg(test)]
@@ -69,15 +97,20 @@ mod tests {
                             break;
                         }
                         let before = measure(&state);
+                        let cell = cell_hash(&state.key(), state.returns());
                         // Every child, not only the one walked to.
                         for &mv in &moves {
                             let mut child = state.clone();
                             child.apply(mv);
+                            let after = measure(&child);
                             assert!(
-                                measure(&child) >= before,
+                                after >= before,
                                 "{} {foundation} {seed}: {mv:?}",
                                 rules.name
                             );
+                            if after == before {
+                                assert_eq!(cell_hash(&child.key(), child.returns()), cell);
+                            }
                             moves_seen += 1;
                         }
                         state.apply(moves[next(&mut rng) as usize % moves.len()]);
@@ -86,6 +119,42 @@ mod tests {
             }
         }
         assert!(moves_seen > 100_000, "{moves_seen}");
+    }
+
+    /// The cell hash reads the key as the measure reads the position: two
+    /// positions of one measure with the same cards moved (and up) hash
+    /// alike, and positions of other cells mostly differ.
+    #[test]
+    fn the_cell_hash_follows_the_cards_moved_and_up() {
+        let mut rng = 0x1234_5678_9ABC_DEF1u64;
+        let mut cells = std::collections::HashMap::new();
+        for rules in &GAMES {
+            let deal = test_deal(rules.alias, 3);
+            let mut state = State::new(&deal);
+            for _ in 0..200 {
+                let moved: u64 = (0..CARDS as Card)
+                    .filter(|&c| !on_its_dealt_host(&state, c))
+                    .fold(0, |m, c| m | 1 << c);
+                let up: u64 = (0..CARDS as Card)
+                    .filter(|&c| state.below(c) == FOUNDATION)
+                    .fold(0, |m, c| m | 1 << c);
+                let h = cell_hash(&state.key(), false);
+                assert_eq!(*cells.entry((rules.alias, moved, up)).or_insert(h), h);
+                let mut moves = Vec::new();
+                state.for_each_move(|mv| moves.push(mv));
+                let Some(&mv) = moves.get(next(&mut rng) as usize % moves.len().max(1)) else {
+                    break;
+                };
+                state.apply(mv);
+            }
+        }
+        let hashes: std::collections::HashSet<_> = cells.values().collect();
+        assert!(
+            hashes.len() * 10 >= cells.len() * 9,
+            "{} of {}",
+            hashes.len(),
+            cells.len()
+        );
     }
 
     /// A deal's position: every card on its dealt host but the bottom

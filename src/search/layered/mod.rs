@@ -101,7 +101,7 @@ pub struct Figures {
     pub positions: u64,
     /// Positions expanded by the layered search in all.
     pub expanded: u64,
-    /// The most positions a layer held.
+    /// The most positions one pass over a layer's cells held at once.
     pub largest: u64,
     /// Bytes in the spill's files.
     pub disk: u64,
@@ -159,7 +159,8 @@ pub fn search(
     let rules = deal.foundation.name();
     let complete = deal.foundation == Foundation::Xpat2 && deal.id.rules.returns_from_foundation;
     if !complete {
-        return phase(deal, rules, limits, deadline, spill, manifest, progress, tell);
+        let usual = Usual::Then(progress);
+        return phase(deal, rules, limits, deadline, spill, manifest, usual, tell);
     }
     // Free play first, as the usual search does (`complete_rules`): a
     // manifest of the complete game says free play was proven lost.
@@ -171,18 +172,40 @@ pub fn search(
     let mut first = None;
     if !free_done {
         let lent = progress.as_mut().map(|p| &mut **p as Progress);
-        let found = phase(&free, rules, limits, deadline, spill, manifest.clone(), lent, tell)?;
+        let usual = Usual::Then(lent);
+        let found = phase(
+            &free,
+            rules,
+            limits,
+            deadline,
+            spill,
+            manifest.clone(),
+            usual,
+            tell,
+        )?;
         if found.report.outcome != Outcome::Insoluble || !a_card_back_can_help(deal) {
             return Ok(found);
         }
         first = Some(found.report.stats);
     }
     let manifest = read_manifest(&spill.dir)?;
-    let mut second = phase(deal, rules, limits, deadline, spill, manifest, progress, tell)?;
+    let usual = Usual::Then(progress);
+    let mut second = phase(deal, rules, limits, deadline, spill, manifest, usual, tell)?;
     if let Some(first) = first {
         second.report.stats = first.followed_by(&second.report.stats);
     }
     Ok(second)
+}
+
+/// Whether a phase starts with the usual search.
+enum Usual<'a> {
+    /// The usual search first (with its progress), the layers only when it
+    /// gives up at its state limit.
+    Then(Option<Progress<'a>>),
+    /// The layers straight away, the whole `--max-states` for each: the
+    /// tests' way to search small deals in layers.
+    #[cfg(test)]
+    Skipped,
 }
 
 /// One search of `deal` (under xpat2's complete rules, one of the two):
@@ -196,7 +219,7 @@ fn phase(
     deadline: Option<Instant>,
     spill: &Spill,
     manifest: Option<Manifest>,
-    progress: Option<Progress>,
+    usual: Usual,
     tell: &mut dyn FnMut(&Figures),
 ) -> Result<Spilled, String> {
     let root = State::new(deal);
@@ -204,11 +227,20 @@ fn phase(
     let io = |e: std::io::Error| format!("spill directory {}: {e}", spill.dir.display());
     let (usual, store, manifest) = match manifest.filter(|m| m.phase == name) {
         Some(m) => {
-            let store = Store::at(&spill.dir, spill.max_bytes, m.lengths.clone()).map_err(io)?;
+            let mut store =
+                Store::at(&spill.dir, spill.max_bytes, m.lengths.clone()).map_err(io)?;
+            store.count_parts(m.next, &m.passes).map_err(io)?;
             (Stats::default(), store, m)
         }
         None => {
-            let report = search_from(deal, &root, limits, progress);
+            let report = match usual {
+                Usual::Then(progress) => search_from(deal, &root, limits, progress),
+                #[cfg(test)]
+                Usual::Skipped => Report {
+                    outcome: Outcome::GaveUp(Limit::States),
+                    stats: Stats::default(),
+                },
+            };
             if report.outcome != Outcome::GaveUp(Limit::States) {
                 return Ok(Spilled {
                     report,
@@ -226,14 +258,15 @@ fn phase(
                 });
             }
             let first = measure::measure(&root);
-            store.append(first, &root.key(), &no_key()).map_err(|_| {
-                format!("--spill-max leaves no room in {}", spill.dir.display())
-            })?;
+            store
+                .append(first, &root.key(), &no_key())
+                .map_err(|_| format!("--spill-max leaves no room in {}", spill.dir.display()))?;
             let manifest = Manifest {
                 deal: deal.id.to_string(),
                 rules: rules.to_string(),
                 phase: name.to_string(),
                 next: first,
+                passes: Vec::new(),
                 expanded: 0,
                 stored: 0,
                 seconds: 0.0,

@@ -62,6 +62,9 @@ pub(crate) struct Manifest {
     pub phase: String,
     /// The next layer to search; every lower one is done.
     pub next: usize,
+    /// The groups of cells of layer `next` still to search, as (modulus,
+    /// residue) of their cell hash; empty when none of it was searched.
+    pub passes: Vec<(u64, u64)>,
     /// Positions expanded and stored by the completed layers, and their
     /// seconds, for the summary of a resumed search.
     pub expanded: u64,
@@ -74,8 +77,18 @@ pub(crate) struct Manifest {
 impl Manifest {
     fn text(&self) -> String {
         let mut text = format!(
-            "{MAGIC}\ndeal {}\nrules {}\nphase {}\nnext {}\nexpanded {}\nstored {}\nseconds {:.3}\n",
-            self.deal, self.rules, self.phase, self.next, self.expanded, self.stored, self.seconds
+            "{MAGIC}\ndeal {}\nrules {}\nphase {}\nnext {}\npasses{}\nexpanded {}\nstored {}\nseconds {:.3}\n",
+            self.deal,
+            self.rules,
+            self.phase,
+            self.next,
+            self.passes
+                .iter()
+                .map(|(m, r)| format!(" {m}:{r}"))
+                .collect::<String>(),
+            self.expanded,
+            self.stored,
+            self.seconds
         );
         for (layer, len) in self.lengths.iter().enumerate() {
             if *len > 0 {
@@ -92,10 +105,20 @@ impl Manifest {
         }
         let mut field = |name: &str| {
             let line = lines.next()?;
-            line.strip_prefix(name)?.strip_prefix(' ').map(str::to_string)
+            let rest = line.strip_prefix(name)?;
+            (rest.is_empty() || rest.starts_with(' ')).then(|| rest.trim_start().to_string())
         };
         let (deal, rules, phase) = (field("deal")?, field("rules")?, field("phase")?);
         let next = field("next")?.parse().ok()?;
+        let passes = field("passes")?;
+        let passes = passes
+            .split_whitespace()
+            .map(|pass| {
+                let (m, r) = pass.split_once(':')?;
+                let (m, r) = (m.parse::<u64>().ok()?, r.parse::<u64>().ok()?);
+                (m.is_power_of_two() && r < m).then_some((m, r))
+            })
+            .collect::<Option<Vec<_>>>()?;
         let expanded = field("expanded")?.parse().ok()?;
         let stored = field("stored")?.parse().ok()?;
         let seconds = field("seconds")?.parse().ok()?;
@@ -114,6 +137,7 @@ impl Manifest {
             rules,
             phase,
             next,
+            passes,
             expanded,
             stored,
             seconds,
@@ -152,6 +176,7 @@ pub(super) struct Store {
 }
 
 /// Why a record could not be kept.
+#[derive(Debug)]
 pub(super) enum Full {
     /// `--spill-max` would be passed.
     Disk,
@@ -162,6 +187,7 @@ impl Store {
     /// The files of a search that starts in `dir`: any layer file of an
     /// earlier search there is emptied.
     pub(super) fn fresh(dir: &Path, max_bytes: u64) -> io::Result<Store> {
+        remove_ours(dir, false)?;
         Store::at(dir, max_bytes, vec![0; MOST + 1])
     }
 
@@ -233,6 +259,23 @@ impl Store {
         Ok(())
     }
 
+    /// Cuts the files back to `lengths` (a pass searched again): what was
+    /// appended since goes.
+    pub(super) fn truncate_to(&mut self, lengths: &[u64]) -> io::Result<()> {
+        self.flush()?;
+        for (layer, &len) in lengths.iter().enumerate() {
+            if self.lengths[layer] > len {
+                let file = OpenOptions::new()
+                    .write(true)
+                    .open(layer_path(&self.dir, layer))?;
+                file.set_len(len)?;
+                self.used -= self.lengths[layer] - len;
+                self.lengths[layer] = len;
+            }
+        }
+        Ok(())
+    }
+
     /// Everything appended, in the files.
     pub(super) fn flush(&mut self) -> io::Result<()> {
         for writer in self.writers.iter_mut().flatten() {
@@ -261,22 +304,11 @@ impl Store {
     pub(super) fn read_layer(
         &mut self,
         layer: usize,
-        mut each: impl FnMut(Key, Key) -> bool,
+        each: impl FnMut(Key, Key) -> bool,
     ) -> io::Result<()> {
         self.flush()?;
         let file = File::open(layer_path(&self.dir, layer))?;
-        let mut reader = BufReader::with_capacity(1 << 20, file.take(self.lengths[layer]));
-        let mut record = [0u8; RECORD_BYTES as usize];
-        loop {
-            match reader.read_exact(&mut record) {
-                Ok(()) => {}
-                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(()),
-                Err(e) => return Err(e),
-            }
-            if !each(get_key(&record[..KEY_BYTES]), get_key(&record[KEY_BYTES..])) {
-                return Ok(());
-            }
-        }
+        read_records(file, self.lengths[layer], each)
     }
 
     /// Writes the manifest (`lengths` its own, the store's): to a
@@ -293,16 +325,152 @@ impl Store {
         fs::rename(&temp, self.dir.join(MANIFEST))
     }
 
-    /// Removes every file of the search: the layers', the manifest and its
-    /// temporary file; nothing else in the directory.
+    /// Removes every file of the search: the layers' and their parts, the
+    /// manifest and its temporary file; nothing else in the directory.
     pub(super) fn remove_all(mut self) -> io::Result<()> {
         self.writers.clear();
-        for layer in 0..=MOST {
-            remove_if_there(&layer_path(&self.dir, layer))?;
-        }
-        remove_if_there(&self.dir.join(format!("{MANIFEST}.tmp")))?;
-        remove_if_there(&self.dir.join(MANIFEST))
+        remove_ours(&self.dir, true)
     }
+
+    /// Counts in the disk used the part files of `layer` that `passes`
+    /// name (a resumed search's).
+    pub(super) fn count_parts(&mut self, layer: usize, passes: &[(u64, u64)]) -> io::Result<()> {
+        for &(modulus, residue) in passes {
+            if modulus > 1 {
+                self.used += fs::metadata(part_path(&self.dir, layer, modulus, residue))?.len();
+            }
+        }
+        Ok(())
+    }
+
+    /// Records in the file of the pass `(modulus, residue)` of `layer`:
+    /// the layer's own file for the pass of every cell (`modulus` 1), else
+    /// a part file split from it.
+    pub(super) fn records_in(&self, layer: usize, modulus: u64, residue: u64) -> io::Result<u64> {
+        Ok(if modulus == 1 {
+            self.lengths[layer] / RECORD_BYTES
+        } else {
+            fs::metadata(part_path(&self.dir, layer, modulus, residue))?.len() / RECORD_BYTES
+        })
+    }
+
+    /// Every record of the pass `(modulus, residue)` of `layer`, as
+    /// [`Store::read_layer`] gives them.
+    pub(super) fn read_pass(
+        &mut self,
+        layer: usize,
+        (modulus, residue): (u64, u64),
+        each: impl FnMut(Key, Key) -> bool,
+    ) -> io::Result<()> {
+        if modulus == 1 {
+            return self.read_layer(layer, each);
+        }
+        let file = File::open(part_path(&self.dir, layer, modulus, residue))?;
+        read_records(file, u64::MAX, each)
+    }
+
+    /// Splits the pass `(modulus, residue)` of `layer` into `factor` part
+    /// files by the hash `cell` of each record's key: the passes
+    /// `(modulus * factor, residue + i * modulus)`, in the order to take
+    /// them (the last first). The source stays until
+    /// [`Store::remove_part`]. `Err(Full::Disk)` when the parts would pass
+    /// the disk limit.
+    pub(super) fn split(
+        &mut self,
+        layer: usize,
+        (modulus, residue): (u64, u64),
+        factor: u64,
+        cell: impl Fn(&Key) -> u64,
+    ) -> Result<Vec<(u64, u64)>, Full> {
+        let bytes = self.records_in(layer, modulus, residue).map_err(Full::Io)? * RECORD_BYTES;
+        if self.used + bytes > self.max_bytes {
+            return Err(Full::Disk);
+        }
+        let to = modulus * factor;
+        let passes: Vec<(u64, u64)> = (0..factor).map(|i| (to, residue + i * modulus)).collect();
+        let mut parts = passes
+            .iter()
+            .map(|&(m, r)| {
+                Ok(BufWriter::new(File::create(part_path(
+                    &self.dir, layer, m, r,
+                ))?))
+            })
+            .collect::<io::Result<Vec<_>>>()
+            .map_err(Full::Io)?;
+        let mut failed = None;
+        self.read_pass(layer, (modulus, residue), |key, parent| {
+            let part = (cell(&key) % to / modulus) as usize;
+            let mut record = [0u8; RECORD_BYTES as usize];
+            put_key(&mut record[..KEY_BYTES], &key);
+            put_key(&mut record[KEY_BYTES..], &parent);
+            failed = parts[part].write_all(&record).err();
+            failed.is_none()
+        })
+        .map_err(Full::Io)?;
+        if let Some(e) = failed {
+            return Err(Full::Io(e));
+        }
+        for part in &mut parts {
+            part.flush().map_err(Full::Io)?;
+            part.get_ref().sync_data().map_err(Full::Io)?;
+        }
+        self.used += bytes;
+        Ok(passes.into_iter().rev().collect())
+    }
+
+    /// Removes the part file of a pass done or split (none for the
+    /// layer's own file).
+    pub(super) fn remove_part(
+        &mut self,
+        layer: usize,
+        modulus: u64,
+        residue: u64,
+    ) -> io::Result<()> {
+        if modulus > 1 {
+            let bytes = self.records_in(layer, modulus, residue)? * RECORD_BYTES;
+            fs::remove_file(part_path(&self.dir, layer, modulus, residue))?;
+            self.used -= bytes.min(self.used);
+        }
+        Ok(())
+    }
+}
+
+/// Removes the search's files from `dir`: every layer file and part, and
+/// the manifest too when `manifest`.
+fn remove_ours(dir: &Path, manifest: bool) -> io::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let name = entry?.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with(LAYER_PREFIX) {
+            remove_if_there(&dir.join(&*name))?;
+        }
+    }
+    if manifest {
+        remove_if_there(&dir.join(format!("{MANIFEST}.tmp")))?;
+        remove_if_there(&dir.join(MANIFEST))?;
+    }
+    Ok(())
+}
+
+/// Every record of `file` within its first `len` bytes, until `each`
+/// says stop.
+fn read_records(file: File, len: u64, mut each: impl FnMut(Key, Key) -> bool) -> io::Result<()> {
+    let mut reader = BufReader::with_capacity(1 << 20, file.take(len));
+    let mut record = [0u8; RECORD_BYTES as usize];
+    loop {
+        match reader.read_exact(&mut record) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(()),
+            Err(e) => return Err(e),
+        }
+        if !each(get_key(&record[..KEY_BYTES]), get_key(&record[KEY_BYTES..])) {
+            return Ok(());
+        }
+    }
+}
+
+fn part_path(dir: &Path, layer: usize, modulus: u64, residue: u64) -> PathBuf {
+    dir.join(format!("{LAYER_PREFIX}{layer:03}.{modulus}-{residue}"))
 }
 
 fn remove_if_there(path: &Path) -> io::Result<()> {
@@ -352,6 +520,7 @@ mod tests {
             rules: "forced".into(),
             phase: "forced".into(),
             next: 9,
+            passes: vec![(4, 1), (8, 7)],
             expanded: 5,
             stored: 6,
             seconds: 1.5,
@@ -365,11 +534,17 @@ mod tests {
         assert_eq!(read, manifest);
         let store = Store::at(dir.path(), 1 << 20, read.lengths).unwrap();
         assert_eq!(store.used(), RECORD_BYTES);
-        assert_eq!(fs::metadata(layer_path(dir.path(), 9)).unwrap().len(), RECORD_BYTES);
+        assert_eq!(
+            fs::metadata(layer_path(dir.path(), 9)).unwrap().len(),
+            RECORD_BYTES
+        );
         assert!(!layer_path(dir.path(), 11).exists());
         fs::write(dir.path().join("mine"), "a user's file").unwrap();
         store.remove_all().unwrap();
-        let left: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let left: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(left, vec![std::ffi::OsString::from("mine")]);
     }
 
