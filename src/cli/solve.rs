@@ -33,6 +33,9 @@ pub(super) struct Outputs<'a> {
 /// Searches from the start (the deal, or a player's position); the exit
 /// code of SPEC §7.
 pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
+    if let Some(spill) = out.spill {
+        layered::check(&start.deal, spill).map_err(anyhow::Error::msg)?;
+    }
     let files = Files::for_search(start, out.file, out.export, out.html)?;
     start.introduce()?;
     let deal = &start.deal;
@@ -52,7 +55,6 @@ pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
     let (report, stopped) = match out.spill {
         None => (search_with_progress(start, limits), None),
         Some(spill) => {
-            layered::check(deal, spill).map_err(anyhow::Error::msg)?;
             let spilled = search_spilling(start, limits, spill)?;
             (spilled.report, spilled.stopped)
         }

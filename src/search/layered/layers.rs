@@ -262,7 +262,8 @@ impl<'a> Layers<'a> {
 
     /// What the user can do with the files kept at a stop in `layer`.
     fn resumes(&self, layer: usize, with: &str) -> String {
-        format!("files kept: the same command with {with} resumes from layer {layer}")
+        let with = if with.is_empty() { String::new() } else { format!(" with {with}") };
+        format!("files kept: the same command{with} resumes from layer {layer}")
     }
 
     fn kept(&self, layer: usize, what: &str) -> String {
@@ -370,10 +371,7 @@ impl<'a> Layers<'a> {
             None
         };
         if let Some(limit) = limit {
-            let why = format!(
-                "stopped in layer {layer}; {}",
-                self.resumes(layer, "the same spill")
-            );
+            let why = format!("stopped in layer {layer}; {}", self.resumes(layer, ""));
             return Some(Step::Stopped(limit, why));
         }
         if self.told.elapsed() >= TELL_EVERY {

@@ -46,13 +46,13 @@
 //! move goes to the same layer or a higher one. The layers are searched in
 //! increasing μ; only the current layer's visited set is in memory, and
 //! the children of higher layers are appended to their layer's file (see
-//! [`store`]). A layer is complete when its file's positions and all they
+//! `store`). A layer is complete when its file's positions and all they
 //! reach within it are expanded: every position of a later layer was
 //! appended by then, since its parent lies in a lower layer. When every
 //! layer is done with no won position, every reachable position not lost
 //! (the same sound tests as the usual search's) was expanded: a proof.
 //! A won position's path is found back through the layers' files, each
-//! record holding its parent's key (see [`layers`]).
+//! record holding its parent's key (see `layers`).
 //!
 //! Positions spread over both terms, so a layer holds a small share of the
 //! space (see docs/spill.md for the figures). A layer larger than

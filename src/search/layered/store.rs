@@ -127,7 +127,7 @@ impl Manifest {
             let mut words = line.strip_prefix("layer ")?.split(' ');
             let layer: usize = words.next()?.parse().ok()?;
             let len: u64 = words.next()?.parse().ok()?;
-            if layer > MOST || len % RECORD_BYTES != 0 || words.next().is_some() {
+            if layer > MOST || !len.is_multiple_of(RECORD_BYTES) || words.next().is_some() {
                 return None;
             }
             lengths[layer] = len;
