@@ -81,7 +81,10 @@ fn a_search_stopped_by_its_timeout_resumes_where_it_stopped() {
         assert!(names(&dir).contains(&"xpat-spill-manifest".to_string()));
         let again = spilled("st.2", &tmp.join("b.sol"), &dir, &[]);
         assert_eq!(again.verdict(), whole.verdict(), "{again:?}");
-        assert_eq!(again.reason().split(": gave up").nth(1), whole.reason().split(": gave up").nth(1));
+        assert_eq!(
+            again.reason().split(": gave up").nth(1),
+            whole.reason().split(": gave up").nth(1)
+        );
     } else {
         // A machine fast enough to end before the timeout.
         assert_eq!(first.verdict(), whole.verdict(), "{first:?}");

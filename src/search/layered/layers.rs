@@ -262,7 +262,11 @@ impl<'a> Layers<'a> {
 
     /// What the user can do with the files kept at a stop in `layer`.
     fn resumes(&self, layer: usize, with: &str) -> String {
-        let with = if with.is_empty() { String::new() } else { format!(" with {with}") };
+        let with = if with.is_empty() {
+            String::new()
+        } else {
+            format!(" with {with}")
+        };
         format!("files kept: the same command{with} resumes from layer {layer}")
     }
 
