@@ -8,8 +8,9 @@ use std::io;
 use std::time::{Duration, Instant};
 
 use super::Figures;
+use super::manifest::Manifest;
 use super::measure::{cell_hash, measure};
-use super::store::{Full, Manifest, Store, no_key};
+use super::store::{Full, Store, no_key};
 use crate::search::path::chain_moves;
 use crate::search::visited::{NO_PARENT, Probe, Visited, hash};
 use crate::search::{Limit, Limits, MAX_STATES, Outcome, Stats};

@@ -60,6 +60,7 @@
 //! hash of its keys is a later step).
 
 mod layers;
+mod manifest;
 mod measure;
 mod store;
 #[cfg(test)]
@@ -69,14 +70,15 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use self::layers::{End, Layers};
-use self::store::{Manifest, Store, no_key, read_manifest};
+use self::manifest::{Manifest, read_manifest};
+use self::store::{Store, no_key};
 use super::complete_rules::a_card_back_can_help;
 use super::{Length, Limit, Limits, Outcome, Progress, Report, Stats, path, search_from, shorten};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
 use crate::state::{KeyDecoder, State};
 
-pub use self::store::MANIFEST;
+pub use self::manifest::MANIFEST;
 
 /// The default of `--spill-max`: 50 GB, what a proof of the hardest Baker's
 /// Dozen deals may take, well within a disk of some hundreds.

@@ -18,6 +18,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
+use super::manifest::{MANIFEST, Manifest};
 use super::measure::MOST;
 use crate::state::Key;
 
@@ -30,10 +31,6 @@ pub(super) const RECORD_BYTES: u64 = 2 * KEY_BYTES as u64;
 pub(super) fn no_key() -> Key {
     Key::from_words([u64::MAX, 0, 0])
 }
-/// The manifest's name in the spill directory.
-pub const MANIFEST: &str = "xpat-spill-manifest";
-/// The first line of a manifest: what wrote it, and its format.
-const MAGIC: &str = "xpat-solver spill 1";
 /// Layer files are named this, then the layer.
 const LAYER_PREFIX: &str = "xpat-spill-layer-";
 
@@ -48,118 +45,6 @@ fn get_key(bytes: &[u8]) -> Key {
     let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
     let last = u32::from_le_bytes(bytes[16..20].try_into().expect("4 bytes"));
     Key::from_words([word(0), word(8), last as u64])
-}
-
-/// What a manifest says: whose search it is, and how far it got.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Manifest {
-    /// The deal, as `GameId` writes it.
-    pub deal: String,
-    /// The rules the user asked for (`--rules`).
-    pub rules: String,
-    /// The foundation rule of the search under way: under xpat2's complete
-    /// rules, free play first, then the complete game.
-    pub phase: String,
-    /// The next layer to search; every lower one is done.
-    pub next: usize,
-    /// The groups of cells of layer `next` still to search, as (modulus,
-    /// residue) of their cell hash; empty when none of it was searched.
-    pub passes: Vec<(u64, u64)>,
-    /// Positions expanded and stored by the completed layers, and their
-    /// seconds, for the summary of a resumed search.
-    pub expanded: u64,
-    pub stored: u64,
-    pub seconds: f64,
-    /// Each layer file's length when the manifest was written.
-    pub lengths: Vec<u64>,
-}
-
-impl Manifest {
-    fn text(&self) -> String {
-        let mut text = format!(
-            "{MAGIC}\ndeal {}\nrules {}\nphase {}\nnext {}\npasses{}\nexpanded {}\nstored {}\nseconds {:.3}\n",
-            self.deal,
-            self.rules,
-            self.phase,
-            self.next,
-            self.passes
-                .iter()
-                .map(|(m, r)| format!(" {m}:{r}"))
-                .collect::<String>(),
-            self.expanded,
-            self.stored,
-            self.seconds
-        );
-        for (layer, len) in self.lengths.iter().enumerate() {
-            if *len > 0 {
-                text += &format!("layer {layer} {len}\n");
-            }
-        }
-        text
-    }
-
-    fn parse(text: &str) -> Option<Manifest> {
-        let mut lines = text.lines();
-        if lines.next()? != MAGIC {
-            return None;
-        }
-        let mut field = |name: &str| {
-            let line = lines.next()?;
-            let rest = line.strip_prefix(name)?;
-            (rest.is_empty() || rest.starts_with(' ')).then(|| rest.trim_start().to_string())
-        };
-        let (deal, rules, phase) = (field("deal")?, field("rules")?, field("phase")?);
-        let next = field("next")?.parse().ok()?;
-        let passes = field("passes")?;
-        let passes = passes
-            .split_whitespace()
-            .map(|pass| {
-                let (m, r) = pass.split_once(':')?;
-                let (m, r) = (m.parse::<u64>().ok()?, r.parse::<u64>().ok()?);
-                (m.is_power_of_two() && r < m).then_some((m, r))
-            })
-            .collect::<Option<Vec<_>>>()?;
-        let expanded = field("expanded")?.parse().ok()?;
-        let stored = field("stored")?.parse().ok()?;
-        let seconds = field("seconds")?.parse().ok()?;
-        let mut lengths = vec![0; MOST + 1];
-        for line in lines {
-            let mut words = line.strip_prefix("layer ")?.split(' ');
-            let layer: usize = words.next()?.parse().ok()?;
-            let len: u64 = words.next()?.parse().ok()?;
-            if layer > MOST || !len.is_multiple_of(RECORD_BYTES) || words.next().is_some() {
-                return None;
-            }
-            lengths[layer] = len;
-        }
-        (next <= MOST + 1).then_some(Manifest {
-            deal,
-            rules,
-            phase,
-            next,
-            passes,
-            expanded,
-            stored,
-            seconds,
-            lengths,
-        })
-    }
-}
-
-/// The manifest in `dir`, if there is one: `Err` when it cannot be read
-/// or is not a manifest.
-pub(crate) fn read_manifest(dir: &Path) -> Result<Option<Manifest>, String> {
-    let path = dir.join(MANIFEST);
-    match fs::read_to_string(&path) {
-        Ok(text) => Manifest::parse(&text).map(Some).ok_or_else(|| {
-            format!(
-                "{} is not a spill manifest this solver wrote",
-                path.display()
-            )
-        }),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
-    }
 }
 
 /// The layer files of one search, and what they hold.
@@ -486,6 +371,7 @@ fn layer_path(dir: &Path, layer: usize) -> PathBuf {
 
 #[cfg(test)]
 mod tests {
+    use super::super::manifest::read_manifest;
     use super::*;
 
     #[test]
