@@ -56,6 +56,17 @@ pub(super) struct RawArgs {
     #[arg(long, value_name = "D", help_heading = LIMITS)]
     pub diff: Option<String>,
 
+    /// When the search gives up at --max-states, go on exhaustively in
+    /// layers kept on disk in DIR; the same command resumes a search
+    /// stopped there (see docs/spill.md)
+    #[arg(long, value_name = "DIR", help_heading = LIMITS)]
+    pub spill: Option<PathBuf>,
+
+    /// The most the --spill files may take, e.g. 40G or 500M (K, M, G, T:
+    /// powers of 1000) [default: 50G]
+    #[arg(long, value_name = "SIZE", help_heading = LIMITS)]
+    pub spill_max: Option<String>,
+
     /// Keep the first solution found, with detours of one or two moves cut,
     /// without the shortening that follows by default (its words, with
     /// the budget's figures, are set in `command`)

@@ -106,6 +106,7 @@ pub fn run(options: Options) -> u8 {
         Mode::Search {
             file,
             limits,
+            spill,
             export,
             html,
         } => Start::new(game, foundation).and_then(|start| {
@@ -113,6 +114,7 @@ pub fn run(options: Options) -> u8 {
                 file,
                 export: export.as_ref(),
                 html: html.as_deref(),
+                spill: spill.as_ref(),
             };
             solve::run(&start, limits, &out)
         }),

@@ -10,6 +10,7 @@ use std::time::Duration;
 use super::args::RawArgs;
 use xpat_solver::foundation::Foundation;
 use xpat_solver::rules::GameId;
+use xpat_solver::search::layered::{DEFAULT_SPILL_MAX, Spill};
 use xpat_solver::search::{Length, Limits, MAX_STATES};
 use xpat_solver::shared_args::{MAX_JOBS, TIMEOUT_EXPECTED, default_jobs, timeout_seconds};
 use xpat_solver::xpat2;
@@ -50,6 +51,8 @@ pub enum Mode {
     Search {
         file: PathBuf,
         limits: Limits,
+        /// `--spill DIR`: go on in layers on disk past `--max-states`.
+        spill: Option<Spill>,
         export: Option<Export>,
         /// `--html PAGE`: the web page to write for a solution found.
         html: Option<PathBuf>,
@@ -114,6 +117,7 @@ impl TryFrom<RawArgs> for Options {
             (None, Some(file)) => Mode::Search {
                 file: file_name("--search <FILE>", file)?,
                 limits: limits(&raw)?,
+                spill: spill(&raw)?,
                 export,
                 html,
             },
@@ -214,6 +218,8 @@ fn no_limits(raw: &RawArgs, why: &str) -> Result<(), UsageError> {
         ("--jobs", "a search option", raw.jobs.is_some()),
         ("--fast", "about the search's solution", raw.fast),
         ("--optimal", "about the search's solution", raw.optimal),
+        ("--spill", "a search option", raw.spill.is_some()),
+        ("--spill-max", "a search option", raw.spill_max.is_some()),
     ];
     match given.iter().find(|(.., present)| *present) {
         Some((option, what, _)) => Err(UsageError(format!("'{option}' is {what}: it {why}"))),
@@ -238,6 +244,66 @@ fn limits(raw: &RawArgs) -> Result<Limits, UsageError> {
         length: length(raw)?,
         ..default
     })
+}
+
+/// `--spill DIR` and `--spill-max SIZE`: the layered search past the
+/// state limit is exhaustive, so it refuses what would make it less
+/// (`--diff`) or ask it for what it cannot give (`--optimal`, a player's
+/// position).
+fn spill(raw: &RawArgs) -> Result<Option<Spill>, UsageError> {
+    let Some(dir) = &raw.spill else {
+        if raw.spill_max.is_some() {
+            return Err(UsageError("'--spill-max' needs '--spill DIR'".into()));
+        }
+        return Ok(None);
+    };
+    for (option, given) in [
+        ("--diff", raw.diff.is_some()),
+        ("--optimal", raw.optimal),
+        ("--from-xpat2", raw.from_xpat2.is_some()),
+    ] {
+        if given {
+            return Err(UsageError(format!(
+                "'--spill' cannot be used with '{option}': the layers search every position from the deal"
+            )));
+        }
+    }
+    let max_bytes = match &raw.spill_max {
+        Some(text) => size(text).ok_or_else(|| {
+            invalid(
+                "--spill-max <SIZE>",
+                text,
+                "expected a size such as 40G, 500M or 1000000 (bytes), at least 1K",
+            )
+        })?,
+        None => DEFAULT_SPILL_MAX,
+    };
+    Ok(Some(Spill {
+        dir: dir.clone(),
+        max_bytes,
+    }))
+}
+
+/// A size in bytes: digits, then K, M, G or T (powers of 1000), at least
+/// 1000 bytes.
+fn size(text: &str) -> Option<u64> {
+    let (digits, unit) = match text.char_indices().last()? {
+        (at, c) if c.is_ascii_alphabetic() => (&text[..at], c.to_ascii_uppercase()),
+        _ => (text, 'B'),
+    };
+    let scale: u64 = match unit {
+        'B' => 1,
+        'K' => 1_000,
+        'M' => 1_000_000,
+        'G' => 1_000_000_000,
+        'T' => 1_000_000_000_000,
+        _ => return None,
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let bytes = digits.parse::<u64>().ok()?.checked_mul(scale)?;
+    (bytes >= 1_000).then_some(bytes)
 }
 
 /// `--fast`, `--optimal` or neither (clap refuses both at once).

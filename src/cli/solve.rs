@@ -14,6 +14,7 @@ use super::{EXIT_ECHEC, EXIT_INSOLUBLE, EXIT_SUCCES, export, page};
 use xpat_solver::check::Verdict;
 use xpat_solver::foundation::Foundation;
 use xpat_solver::rules::GameId;
+use xpat_solver::search::layered::{self, Spill};
 use xpat_solver::search::{
     self, BYTES_PER_POSITION, Length, Limit, Limits, MAX_STATES, Outcome, Report, Stats,
 };
@@ -25,11 +26,16 @@ pub(super) struct Outputs<'a> {
     pub file: &'a Path,
     pub export: Option<&'a Export>,
     pub html: Option<&'a Path>,
+    /// `--spill DIR`: where the layers past the state limit go.
+    pub spill: Option<&'a Spill>,
 }
 
 /// Searches from the start (the deal, or a player's position); the exit
 /// code of SPEC §7.
 pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
+    if let Some(spill) = out.spill {
+        layered::check(&start.deal, spill).map_err(anyhow::Error::msg)?;
+    }
     let files = Files::for_search(start, out.file, out.export, out.html)?;
     start.introduce()?;
     let deal = &start.deal;
@@ -46,8 +52,19 @@ pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
             deal.id.rules.name
         )?;
     }
-    let report = search_with_progress(start, limits);
+    let (report, stopped) = match out.spill {
+        None => (search_with_progress(start, limits), None),
+        Some(spill) => {
+            let spilled = search_spilling(start, limits, spill)?;
+            (spilled.report, spilled.stopped)
+        }
+    };
     let summary = summary(start.deal.id, &report.stats);
+    if let Some(why) = stopped {
+        say!("{summary}: gave up, {why}; nothing written")?;
+        say!("ECHEC")?;
+        return Ok(EXIT_ECHEC);
+    }
     match report.outcome {
         Outcome::Solved(moves) => {
             let proven = limits.length == Length::Optimal;
@@ -68,6 +85,38 @@ fn search_with_progress(start: &Start, limits: &Limits) -> Report {
     let report = run(Some(&mut show as _));
     note(format_args!("\r{:90}\r", ""));
     report
+}
+
+/// The search with `--spill`: the usual one's progress line as
+/// [`search_with_progress`] shows it, then a line per completed layer,
+/// and the layer under way's figures rewritten in place.
+fn search_spilling(start: &Start, limits: &Limits, spill: &Spill) -> Result<layered::Spilled> {
+    let terminal = std::io::stderr().is_terminal();
+    let mut show = |stats: &Stats| note(format_args!("\r{}", progress(stats)));
+    let progress = terminal.then_some(&mut show as search::Progress);
+    let mut tell = |f: &layered::Figures| {
+        let line = format!(
+            "layer {}{}: {} positions, {:.2}M expanded, at most {} at once, {:.2} GB on disk, {:.0} s",
+            f.layer,
+            if f.done { " done" } else { "" },
+            f.positions,
+            f.expanded as f64 / 1e6,
+            f.largest,
+            f.disk as f64 / 1e9,
+            f.elapsed.as_secs_f64()
+        );
+        match (f.done, terminal) {
+            (true, true) => note(format_args!("\r{line:90}\n")),
+            (true, false) => note(format_args!("{line}\n")),
+            (false, true) => note(format_args!("\r{line} ")),
+            (false, false) => {}
+        }
+    };
+    let spilled = layered::search(&start.deal, limits, spill, progress, &mut tell);
+    if terminal {
+        note(format_args!("\r{:90}\r", ""));
+    }
+    spilled.map_err(anyhow::Error::msg)
 }
 
 /// One line, rewritten in place: the attempt of the portfolio under way

@@ -54,7 +54,7 @@ pub(super) fn search(deal: &Deal, limits: &Limits, mut progress: Option<Progress
 /// in those games that card is of the same suit and lower, up already; so
 /// some win of every winnable deal has no return, and a proof that no
 /// free play wins is a proof under the complete rules too.
-fn a_card_back_can_help(deal: &Deal) -> bool {
+pub(super) fn a_card_back_can_help(deal: &Deal) -> bool {
     deal.id.rules.build != Build::SameSuit
 }
 

@@ -35,6 +35,7 @@ mod attempt;
 mod complete_rules;
 mod fast;
 mod frontier;
+pub mod layered;
 #[cfg(test)]
 mod length_tests;
 mod open;

@@ -1,0 +1,131 @@
+//! `-search --spill DIR` through the real binary: past a tiny
+//! `--max-states` the search goes on in layers on disk and still decides,
+//! leaves DIR as it found it, resumes a run stopped by its time or disk
+//! limit, and refuses a directory of another search.
+
+mod common;
+
+use std::path::Path;
+
+use common::{TempDir, arg, run};
+
+/// The layered phase forced on an easy deal: the usual search gives up at
+/// 1000 positions.
+fn spilled(deal: &str, file: &Path, dir: &Path, more: &[&str]) -> common::Run {
+    let mut args = vec![deal, "-search", arg(file), "--spill", arg(dir)];
+    args.extend(["--max-states", "1000", "--jobs", "1", "--fast"]);
+    args.extend(more);
+    run(&args)
+}
+
+fn checked(deal: &str, file: &Path) {
+    let r = run([deal, "-check", arg(file)]);
+    assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
+}
+
+/// The directory's names, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn the_layers_solve_and_prove_and_leave_only_the_users_files() {
+    let tmp = TempDir::new("spill-decide");
+    let dir = tmp.join("spill");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    let file = tmp.join("st4.sol");
+    let r = spilled("st.4", &file, &dir, &[]);
+    assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
+    assert!(r.stderr.contains("layer "), "{}", r.stderr);
+    checked("st.4", &file);
+    assert_eq!(names(&dir), ["notes.txt"]);
+    let r = spilled("st.35", &tmp.join("st35.sol"), &dir, &[]);
+    assert_eq!(r.verdict(), ("INSOLUBLE", 2), "{r:?}");
+    assert_eq!(names(&dir), ["notes.txt"]);
+}
+
+/// Stopped by `--spill-max`: ECHEC, a line saying so, the manifest kept;
+/// the same command with room resumes and solves.
+#[test]
+fn a_search_stopped_by_its_disk_limit_resumes_with_more_room() {
+    let tmp = TempDir::new("spill-disk");
+    let dir = tmp.join("spill");
+    let file = tmp.join("st3.sol");
+    let r = spilled("st.3", &file, &dir, &["--spill-max", "2K"]);
+    assert_eq!(r.verdict(), ("ECHEC", 1), "{r:?}");
+    assert!(r.stdout.contains("--spill-max"), "{}", r.stdout);
+    assert!(!file.exists());
+    assert!(names(&dir).contains(&"xpat-spill-manifest".to_string()));
+    let r = spilled("st.3", &file, &dir, &[]);
+    assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
+    checked("st.3", &file);
+    assert!(names(&dir).is_empty(), "{:?}", names(&dir));
+}
+
+/// Stopped by `--timeout` inside the layers, the same command resumes and
+/// ends as a search never stopped does.
+#[test]
+fn a_search_stopped_by_its_timeout_resumes_where_it_stopped() {
+    let tmp = TempDir::new("spill-time");
+    let whole = spilled("st.2", &tmp.join("a.sol"), &tmp.join("whole"), &[]);
+    let dir = tmp.join("spill");
+    let first = spilled("st.2", &tmp.join("b.sol"), &dir, &["--timeout", "0.3"]);
+    if first.stdout.contains("stopped in layer") {
+        assert_eq!(first.verdict(), ("ECHEC", 1), "{first:?}");
+        assert!(names(&dir).contains(&"xpat-spill-manifest".to_string()));
+        let again = spilled("st.2", &tmp.join("b.sol"), &dir, &[]);
+        assert_eq!(again.verdict(), whole.verdict(), "{again:?}");
+        assert_eq!(
+            again.reason().split(": gave up").nth(1),
+            whole.reason().split(": gave up").nth(1)
+        );
+    } else {
+        // A machine fast enough to end before the timeout.
+        assert_eq!(first.verdict(), whole.verdict(), "{first:?}");
+    }
+}
+
+#[test]
+fn a_directory_of_another_search_is_refused() {
+    let tmp = TempDir::new("spill-foreign");
+    let dir = tmp.join("spill");
+    let r = spilled("st.3", &tmp.join("a.sol"), &dir, &["--spill-max", "2K"]);
+    assert_eq!(r.verdict(), ("ECHEC", 1), "{r:?}");
+    for (deal, rules) in [("st.35", "forced"), ("st.3", "free")] {
+        let r = spilled(deal, &tmp.join("b.sol"), &dir, &["--rules", rules]);
+        assert_eq!(r.code, 3, "{r:?}");
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+        assert!(r.stderr.contains("another search"), "{}", r.stderr);
+    }
+    // Still resumable by its own search.
+    let r = spilled("st.3", &tmp.join("a.sol"), &dir, &[]);
+    assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
+}
+
+#[test]
+fn what_the_layers_cannot_search_is_refused_in_a_line() {
+    let tmp = TempDir::new("spill-refused");
+    let dir = tmp.join("spill");
+    let file = tmp.join("a.sol");
+    let cases: [&[&str]; 5] = [
+        &["mo.1", "--rules", "xpat2", "--spill", arg(&dir)],
+        &["st.3", "--spill-max", "1G"],
+        &["st.3", "--spill", arg(&dir), "--spill-max", "lots"],
+        &["st.3", "--spill", arg(&dir), "--diff", "3"],
+        &["st.3", "--spill", arg(&dir), "--optimal"],
+    ];
+    for case in cases {
+        let mut args = vec![case[0], "-search", arg(&file)];
+        args.extend(&case[1..]);
+        let r = run(&args);
+        assert_eq!(r.code, 3, "{args:?}: {r:?}");
+        assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
+        assert!(!file.exists());
+    }
+}
