@@ -6,7 +6,7 @@ use std::io;
 use std::path::Path;
 
 use super::measure::MOST;
-use super::store::RECORD_BYTES;
+use super::record::RECORD_BYTES;
 
 /// The manifest's name in the spill directory.
 pub const MANIFEST: &str = "xpat-spill-manifest";

@@ -62,6 +62,7 @@
 mod layers;
 mod manifest;
 mod measure;
+mod record;
 mod store;
 #[cfg(test)]
 mod tests;
@@ -71,7 +72,8 @@ use std::time::{Duration, Instant};
 
 use self::layers::{End, Layers};
 use self::manifest::{Manifest, read_manifest};
-use self::store::{Store, no_key};
+use self::record::no_key;
+use self::store::Store;
 use super::complete_rules::a_card_back_can_help;
 use super::{Length, Limit, Limits, Outcome, Progress, Report, Stats, path, search_from, shorten};
 use crate::deal::Deal;
@@ -126,7 +128,10 @@ pub struct Spilled {
 /// exists (made if need be), and any manifest in it is of this deal and
 /// these rules. `Err` says why not, in a line.
 pub fn check(deal: &Deal, spill: &Spill) -> Result<(), String> {
-    if crate::midnight::plays(deal) {
+    // Midnight Oil under the complete rules (`crate::midnight::plays`,
+    // spelt here: the search module does not lean on midnight, which leans
+    // on it).
+    if deal.foundation == Foundation::Xpat2 && deal.id.rules.redeals > 0 {
         return Err("'--spill' does not search Midnight Oil under xpat2's complete rules: its redeals deal the cards anew, so its positions do not fall into layers; leave out --spill, or use --rules forced or free".into());
     }
     let dir = &spill.dir;

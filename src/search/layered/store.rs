@@ -20,32 +20,11 @@ use std::path::{Path, PathBuf};
 
 use super::manifest::{MANIFEST, Manifest};
 use super::measure::MOST;
+use super::record::{KEY_BYTES, RECORD_BYTES, get_key, put_key};
 use crate::state::Key;
 
-/// Bytes of one key in a record.
-const KEY_BYTES: usize = 20;
-/// Bytes of one record: a child's key, then its parent's.
-pub(super) const RECORD_BYTES: u64 = 2 * KEY_BYTES as u64;
-/// The parent of the deal's position: no key has every bit of its first
-/// word set (a key word uses 63 bits).
-pub(super) fn no_key() -> Key {
-    Key::from_words([u64::MAX, 0, 0])
-}
 /// Layer files are named this, then the layer.
 const LAYER_PREFIX: &str = "xpat-spill-layer-";
-
-fn put_key(out: &mut [u8], key: &Key) {
-    let [a, b, c] = key.words();
-    out[0..8].copy_from_slice(&a.to_le_bytes());
-    out[8..16].copy_from_slice(&b.to_le_bytes());
-    out[16..20].copy_from_slice(&(c as u32).to_le_bytes());
-}
-
-fn get_key(bytes: &[u8]) -> Key {
-    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
-    let last = u32::from_le_bytes(bytes[16..20].try_into().expect("4 bytes"));
-    Key::from_words([word(0), word(8), last as u64])
-}
 
 /// The layer files of one search, and what they hold.
 pub(super) struct Store {
@@ -372,6 +351,7 @@ fn layer_path(dir: &Path, layer: usize) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::super::manifest::read_manifest;
+    use super::super::record::no_key;
     use super::*;
 
     #[test]

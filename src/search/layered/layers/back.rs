@@ -5,7 +5,7 @@
 use std::io;
 
 use super::super::measure::{cell_hash, measure};
-use super::super::store::no_key;
+use super::super::record::no_key;
 use super::{Layers, Step, Won};
 use crate::search::MAX_STATES;
 use crate::search::path::chain_moves;
