@@ -56,7 +56,15 @@ fn random_command_lines_end_in_a_protocol_exit_code() {
     let dir = TempDir::new("arguments");
     let work = dir.join("work");
     std::fs::create_dir(&work).unwrap();
-    let good = solutions_dir().join("format/fc123-no-final-newline.sol");
+    // A copy: a random `-search FILE` may write over the file it names,
+    // and the fixture is another test's (it was, once a search of another
+    // deal wrote there).
+    let good = dir.join("fc123.sol");
+    std::fs::copy(
+        solutions_dir().join("format/fc123-no-final-newline.sol"),
+        &good,
+    )
+    .unwrap();
     let files: Vec<String> = [
         good.to_str().unwrap().to_string(),
         dir.join("out.sol").to_str().unwrap().to_string(),
