@@ -50,6 +50,22 @@ fn the_layers_solve_and_prove_and_leave_only_the_users_files() {
     assert_eq!(names(&dir), ["notes.txt"]);
 }
 
+/// A directory the search made is gone again when nothing is left in it:
+/// after a deal the usual search decides, and after the layers decide.
+#[test]
+fn a_spill_directory_the_search_made_goes_when_left_empty() {
+    let tmp = TempDir::new("spill-made");
+    let dir = tmp.join("new-spill");
+    let file = tmp.join("bd1.sol");
+    let r = run(["bd.1", "-search", arg(&file), "--spill", arg(&dir)]);
+    assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
+    assert!(!dir.exists());
+    let r = spilled("st.4", &tmp.join("st4.sol"), &dir, &[]);
+    assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
+    assert!(r.stderr.contains("layer "), "{}", r.stderr);
+    assert!(!dir.exists());
+}
+
 /// Stopped by `--spill-max`: ECHEC, a line saying so, the manifest kept;
 /// the same command with room resumes and solves.
 #[test]

@@ -33,6 +33,9 @@ pub(super) struct Outputs<'a> {
 /// Searches from the start (the deal, or a player's position); the exit
 /// code of SPEC §7.
 pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
+    // A spill directory this search makes is removed again when the
+    // search leaves nothing in it (decided before or within the layers).
+    let made_spill_dir = out.spill.is_some_and(|s| !s.dir.exists());
     if let Some(spill) = out.spill {
         layered::check(&start.deal, spill).map_err(anyhow::Error::msg)?;
     }
@@ -55,7 +58,12 @@ pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
     let (report, stopped) = match out.spill {
         None => (search_with_progress(start, limits), None),
         Some(spill) => {
-            let spilled = search_spilling(start, limits, spill)?;
+            let spilled = search_spilling(start, limits, spill);
+            if made_spill_dir {
+                // Fails, as wanted, when the layers left files to resume.
+                let _ = std::fs::remove_dir(&spill.dir);
+            }
+            let spilled = spilled?;
             (spilled.report, spilled.stopped)
         }
     };
