@@ -84,13 +84,6 @@ enum Step {
     Stopped(Limit, String),
 }
 
-/// Whether a child is lost: the survey's cheap tests, then the closure of
-/// blocked cards, as the usual search tests it.
-fn is_lost(parent: &State, mv: Move, child: &State) -> bool {
-    let survey = child.survey();
-    survey.stuck || survey.dead_run || parent.is_blocked_after(mv, child)
-}
-
 impl<'a> Layers<'a> {
     pub(super) fn new(
         root: &'a State,
@@ -338,7 +331,7 @@ impl<'a> Layers<'a> {
                 let Probe::Vacant { slot, tag } = visited.probe(&child_key, h) else {
                     continue;
                 };
-                if is_lost(&state, mv, &child) {
+                if state.is_lost_after(mv, &child) {
                     continue;
                 }
                 visited.insert_at(slot, tag, &child_key, index, 0);
@@ -350,7 +343,7 @@ impl<'a> Layers<'a> {
                 }
             } else if looking_for.is_none() {
                 let slot = (hash(&child_key) >> 44) as usize % APPENDED_SLOTS;
-                if self.appended[slot] == child_key || is_lost(&state, mv, &child) {
+                if self.appended[slot] == child_key || state.is_lost_after(mv, &child) {
                     continue;
                 }
                 match self.store.append(child_layer, &child_key, &key) {
