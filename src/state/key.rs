@@ -86,6 +86,21 @@ impl Key {
         Some(moved)
     }
 
+    /// Per key word, the cards no longer coded ORIGINAL (moved from the
+    /// card they were dealt on) and the cards coded FOUNDATION, each as the
+    /// lowest bit of its 3-bit field: what a layered search groups
+    /// positions by, read straight from the key without decoding it.
+    #[inline]
+    pub fn moved_and_up_fields(&self) -> [(u64, u64); WORDS] {
+        let up_code = code::FOUNDATION * FIELDS;
+        self.0.map(|w| {
+            let moved = (w | w >> 1 | w >> 2) & FIELDS;
+            let other = w ^ up_code;
+            let up = !(other | other >> 1 | other >> 2) & FIELDS;
+            (moved, up)
+        })
+    }
+
     /// The cards that lie elsewhere in `other` than here, a bit per card.
     pub fn changed_cards(&self, other: &Key) -> u64 {
         let mut cards = 0u64;

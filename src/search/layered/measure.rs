@@ -29,11 +29,6 @@ pub(crate) fn measure(state: &State) -> usize {
     if state.returns() { moved } else { moved + up }
 }
 
-/// The lowest bit of each card's code field in a key word (21 fields).
-const FIELDS: u64 = 0x1249_2492_4924_9249;
-/// The key's code of a card on the foundation.
-const FOUNDATION_CODE: u64 = 3;
-
 /// A hash of a position's cell, read from its key: which cards are coded
 /// ORIGINAL (a code of 0 in the key), and, where no card comes back
 /// (`returns` false), which are on the foundation (a code of 3). Within a
@@ -44,14 +39,8 @@ const FOUNDATION_CODE: u64 = 3;
 /// path found again in its one cell.
 pub(crate) fn cell_hash(key: &Key, returns: bool) -> u64 {
     let mut h = 0u64;
-    for w in key.words() {
-        let moved = (w | (w >> 1) | (w >> 2)) & FIELDS;
-        let up = if returns {
-            0
-        } else {
-            let want = FOUNDATION_CODE * FIELDS;
-            !((w ^ want) | ((w ^ want) >> 1) | ((w ^ want) >> 2)) & FIELDS
-        };
+    for (moved, up) in key.moved_and_up_fields() {
+        let up = if returns { 0 } else { up };
         h = (h.rotate_left(29) ^ moved ^ up.rotate_left(1)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
     h ^ (h >> 31)
