@@ -22,7 +22,7 @@ use super::{Limits, Stats};
 use crate::cards::CARDS;
 use crate::deal::Deal;
 use crate::rules::EmptyColumn;
-use crate::state::{Features, Key, KeyDecoder, Move, State};
+use crate::state::{Dest, FLOOR, Features, Key, KeyDecoder, Move, State};
 
 /// The rankings of the passes, taken in turn (and again from the first
 /// after the last, [`PASSES_A_DEAL`] in all); the first pass has [`FIRST_BUDGET`]
@@ -184,6 +184,26 @@ pub(super) fn run(
     })
 }
 
+/// Whether the pass takes `mv` as a step of its own. Not a card into a
+/// register: a dig parks cards there when a buried card wants them, and a
+/// sequence move when a run moves. Nor a card off the card it is built on
+/// onto another (a host swap): a sequence move carries the run, a dig the
+/// cards above a wanted one. The pass need not try every move (the
+/// portfolio after it does), and these two are most of a position's
+/// children and seldom the way: FreeCell 1..3000 (`survey --fast --jobs
+/// 1`), 289 → 174 positions expanded a deal, 2 448 → 1 057 stored, 2.6 →
+/// 1.6 s of CPU, the same verdicts.
+fn worth_a_single_step(state: &State, mv: Move) -> bool {
+    match mv.dest {
+        Dest::Register => false,
+        Dest::Card(_) => {
+            let under = state.below(mv.card);
+            !(under < FLOOR && state.rules().build.allows(mv.card, under))
+        }
+        _ => true,
+    }
+}
+
 /// One pass: a best-first search by `weights` within `budget` expansions.
 fn pass(
     decoder: &KeyDecoder,
@@ -270,7 +290,11 @@ fn pass(
             None
         };
         singles.clear();
-        state.for_each_move(|mv| singles.push(mv));
+        state.for_each_move(|mv| {
+            if worth_a_single_step(&state, mv) {
+                singles.push(mv);
+            }
+        });
         for &mv in singles.iter() {
             let mut child = state.clone();
             child.apply(mv);

@@ -103,35 +103,25 @@ fn optimal_is_breadth_first_length_near_the_end_of_seahaven() {
 /// `--optimal`'s solution is as long as a breadth-first search over the
 /// file's own moves (every foundation move one, none automatic) finds,
 /// although the search plays the safe ones by itself and counts none.
-/// The deals are those whose files have the fewest cards left to go up
-/// with two other moves left (every order of those foundation moves is a
-/// position of the breadth-first search): FreeCell's of 1..60 since the
-/// fast pass writes its files.
+/// The FreeCell deals are the three of 1..60 whose `--fast` files have the
+/// fewest cards left to go up with two other moves left (every order of
+/// those foundation moves is a position of the breadth-first search, so
+/// few keep it small), picked here so that a change of the fast pass picks
+/// again.
 #[test]
 fn free_optimal_is_breadth_first_length_with_foundation_moves_counted() {
-    for (game, seed) in [("fc", 8), ("fc", 49), ("fc", 32), ("bd", 23), ("bd", 26)] {
+    let mut freecell: Vec<(usize, u32)> = (1..=60)
+        .map(|seed| {
+            let d = deal("fc", seed).with_foundation(Foundation::Free);
+            let (replayed, _) = near_the_end(&d);
+            (52 - replayed.score() as usize, seed)
+        })
+        .collect();
+    freecell.sort();
+    let picked = freecell.iter().take(3).map(|&(_, seed)| ("fc", seed));
+    for (game, seed) in picked.chain([("bd", 23), ("bd", 26)]) {
         let d = deal(game, seed).with_foundation(Foundation::Free);
-        let Outcome::Solved(file) = search(&d, &limits(Length::AsFound), None).outcome else {
-            panic!("{game}.{seed} is solvable");
-        };
-        let others = file.iter().filter(|mv| mv.dest != Dest::Foundation).count();
-        let mut seen = 0;
-        let cut = 1 + file
-            .iter()
-            .position(|mv| {
-                seen += usize::from(mv.dest != Dest::Foundation);
-                seen + 2 >= others
-            })
-            .unwrap();
-        // That position as a replay has it, and as the search does (the
-        // safe foundation moves played).
-        let (mut replayed, mut searched) = (State::for_replay(&d), State::new(&d));
-        for &mv in &file[..cut] {
-            replayed.try_apply(mv).unwrap();
-            if mv.dest != Dest::Foundation || searched.below(mv.card) != FOUNDATION {
-                searched.try_apply(mv).unwrap();
-            }
-        }
+        let (replayed, searched) = near_the_end(&d);
         let found = shortest(&d, searched, &Limits::default(), None);
         assert_eq!(found.stopped, None, "{game}.{seed}");
         let moves = found.moves.expect("the file's end is a solution");
@@ -147,6 +137,32 @@ fn free_optimal_is_breadth_first_length_with_foundation_moves_counted() {
             "{game}.{seed}"
         );
     }
+}
+
+/// The position of `d`'s `--fast` file (free rules) where two moves other
+/// than foundation moves are left: as a replay has it, and as the
+/// search does (the safe foundation moves played).
+fn near_the_end(d: &Deal) -> (State, State) {
+    let Outcome::Solved(file) = search(d, &limits(Length::AsFound), None).outcome else {
+        panic!("{:?} is solvable", d.id);
+    };
+    let others = file.iter().filter(|mv| mv.dest != Dest::Foundation).count();
+    let mut seen = 0;
+    let cut = 1 + file
+        .iter()
+        .position(|mv| {
+            seen += usize::from(mv.dest != Dest::Foundation);
+            seen + 2 >= others
+        })
+        .unwrap();
+    let (mut replayed, mut searched) = (State::for_replay(d), State::new(d));
+    for &mv in &file[..cut] {
+        replayed.try_apply(mv).unwrap();
+        if mv.dest != Dest::Foundation || searched.below(mv.card) != FOUNDATION {
+            searched.try_apply(mv).unwrap();
+        }
+    }
+    (replayed, searched)
 }
 
 #[test]
