@@ -46,16 +46,19 @@ fn first_cut(from: &State, moves: &[Move], budget: &mut Budget) -> Option<Vec<Mo
     // Made one with the card's next move, played now.
     let next = moves[1..].iter().position(|mv| mv.card == card)?;
     let straight = rest.remove(next);
-    // Both left out, when the next move puts the card back on the card it
-    // lies on here: neither can go alone (the card would be put where it
-    // already is, or stay parked where a later move wants room).
     let round_trip = straight.dest == Dest::Card(from.below(card));
-    let mut without_both = round_trip.then(|| rest.clone());
     rest.insert(0, straight);
     if wins(from, &rest, budget) {
         return Some(rest);
     }
-    without_both.take().filter(|both| wins(from, both, budget))
+    // Both left out, when the next move puts the card back on the card it
+    // lies on here: neither can go alone (the card would be put where it
+    // already is, or stay parked where a later move wants room).
+    if !round_trip {
+        return None;
+    }
+    rest.remove(0);
+    wins(from, &rest, budget).then_some(rest)
 }
 
 /// Whether `moves` are all legal from `from` and win.
