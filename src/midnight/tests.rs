@@ -4,16 +4,10 @@ use super::search::search;
 use super::*;
 use crate::deal::test_deal;
 use crate::search::{Limits, Outcome};
+use crate::state::testing::xorshift;
 
 fn deal(seed: u32) -> Deal {
     test_deal("mo", seed).with_foundation(Foundation::Xpat2)
-}
-
-fn xorshift(rng: &mut u64) -> u64 {
-    *rng ^= *rng << 13;
-    *rng ^= *rng >> 7;
-    *rng ^= *rng << 17;
-    *rng
 }
 
 /// Every legal move, found by trying every card against every

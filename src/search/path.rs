@@ -322,6 +322,7 @@ pub(super) mod tests {
     #[test]
     fn shortcuts_are_the_ones_trying_every_pair_finds() {
         use crate::foundation::Foundation;
+        use crate::state::testing::xorshift;
         let mut rng = 0x2545_F491_4F6C_DD1Du64;
         let mut cut = 0;
         for game in ["fc", "st", "bd", "mo"] {
@@ -337,10 +338,7 @@ pub(super) mod tests {
                         if moves.is_empty() {
                             break;
                         }
-                        rng ^= rng << 13;
-                        rng ^= rng >> 7;
-                        rng ^= rng << 17;
-                        let mv = moves[(rng % moves.len() as u64) as usize];
+                        let mv = moves[(xorshift(&mut rng) % moves.len() as u64) as usize];
                         state.apply(mv);
                         walk.push(mv);
                     }

@@ -29,7 +29,7 @@ mod lost;
 mod moves;
 mod sequence;
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;
 mod written;
 
 use std::fmt;

@@ -73,7 +73,7 @@ pub(super) fn compound_steps_replay(
 }
 
 /// A xorshift step: the tests' random numbers, the same on every run.
-pub(super) fn xorshift(rng: &mut u64) -> u64 {
+pub(crate) fn xorshift(rng: &mut u64) -> u64 {
     *rng ^= *rng << 13;
     *rng ^= *rng >> 7;
     *rng ^= *rng << 17;

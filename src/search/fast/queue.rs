@@ -54,6 +54,7 @@ mod tests {
     use std::collections::BinaryHeap;
 
     use super::*;
+    use crate::state::testing::xorshift;
 
     /// Pushes and pops mixed at random come out as from a max-heap of
     /// (lower rank, newer index), the order the pass was tuned with.
@@ -67,9 +68,7 @@ mod tests {
             heap.clear();
             let mut next = 0u32;
             for _ in 0..5_000 {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
+                xorshift(&mut rng);
                 if rng.is_multiple_of(3) {
                     assert_eq!(queue.pop(), heap.pop().map(|(_, i)| i), "round {round}");
                 } else {

@@ -52,14 +52,7 @@ mod tests {
     use crate::deal::test_deal;
     use crate::foundation::Foundation;
     use crate::rules::GAMES;
-
-    /// A xorshift step: the same walks on every run.
-    fn next(rng: &mut u64) -> u64 {
-        *rng ^= *rng << 13;
-        *rng ^= *rng >> 7;
-        *rng ^= *rng << 17;
-        *rng
-    }
+    use crate::state::testing::xorshift;
 
     /// Along random walks of every game (Midnight Oil's positions without
     /// its redeals, the only ones a search of `State`s meets) under every
@@ -102,7 +95,7 @@ mod tests {
                             }
                             moves_seen += 1;
                         }
-                        state.apply(moves[next(&mut rng) as usize % moves.len()]);
+                        state.apply(moves[xorshift(&mut rng) as usize % moves.len()]);
                     }
                 }
             }
@@ -131,7 +124,7 @@ mod tests {
                 assert_eq!(*cells.entry((rules.alias, moved, up)).or_insert(h), h);
                 let mut moves = Vec::new();
                 state.for_each_move(|mv| moves.push(mv));
-                let Some(&mv) = moves.get(next(&mut rng) as usize % moves.len().max(1)) else {
+                let Some(&mv) = moves.get(xorshift(&mut rng) as usize % moves.len().max(1)) else {
                     break;
                 };
                 state.apply(mv);
