@@ -28,22 +28,24 @@ pub(super) fn chain_moves(
     chain.reverse();
     chain
         .windows(2)
-        .map(|pair| {
-            let parent = decoder.state(visited.key(pair[0]));
-            let want = visited.key(pair[1]);
-            let mut found = None;
-            parent.for_each_move(|mv| {
-                if found.is_none() {
-                    let mut child = parent.clone();
-                    child.apply(mv);
-                    if child.key() == want {
-                        found = Some(mv);
-                    }
-                }
-            });
-            found.expect("a stored position comes from a move of its parent")
-        })
+        .map(|pair| move_to(&decoder.state(visited.key(pair[0])), &visited.key(pair[1])))
         .collect()
+}
+
+/// The move of `parent` that leads to the position of key `child`: a
+/// stored position (or a layer's record) comes from one.
+pub(super) fn move_to(parent: &State, child: &Key) -> Move {
+    let mut found = None;
+    parent.for_each_move(|mv| {
+        if found.is_none() {
+            let mut next = parent.clone();
+            next.apply(mv);
+            if next.key() == *child {
+                found = Some(mv);
+            }
+        }
+    });
+    found.expect("a stored position comes from a move of its parent")
 }
 
 /// Cuts detours out of a solution: while some position on the path is one

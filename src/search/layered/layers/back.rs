@@ -8,9 +8,9 @@ use super::super::measure::{cell_hash, measure};
 use super::super::record::no_key;
 use super::{Layers, Step, Won};
 use crate::search::MAX_STATES;
-use crate::search::path::chain_moves;
+use crate::search::path::{chain_moves, move_to};
 use crate::search::visited::{NO_PARENT, Visited, hash};
-use crate::state::{Key, Move, State};
+use crate::state::{Key, Move};
 
 impl Layers<'_> {
     /// The moves from the deal's position to the won one: `won`'s moves
@@ -38,7 +38,7 @@ impl Layers<'_> {
                 return Ok(moves);
             }
             let state = self.decoder.state(parent);
-            let step = move_between(&state, &entry);
+            let step = move_to(&state, &entry);
             layer = measure(&state);
             let (visited, index) = self.search_again(layer, &parent)?;
             let mut before = chain_moves(&visited, &self.decoder, index, |i| visited.parent(i));
@@ -75,19 +75,4 @@ impl Layers<'_> {
         }
         Err(io::Error::other("a parent not found again in its layer"))
     }
-}
-
-/// The move of `parent` that leads to the position of key `child`.
-fn move_between(parent: &State, child: &Key) -> Move {
-    let mut found = None;
-    parent.for_each_move(|mv| {
-        if found.is_none() {
-            let mut next = parent.clone();
-            next.apply(mv);
-            if next.key() == *child {
-                found = Some(mv);
-            }
-        }
-    });
-    found.expect("a record's parent has a move to it")
 }
