@@ -3,8 +3,9 @@
 //!
 //! A free solution is a complete-rules one: the complete rules only add
 //! moves (cards back), and both write every foundation move in the file.
-//! The free search, without the moves back and with more cards played up
-//! by themselves, finds it in far fewer positions (FreeCell 1..2000: the
+//! The free search (`free_rules.rs`: forced first), without the moves back
+//! and with more cards played up by themselves, finds it in far fewer
+//! positions (FreeCell 1..2000: the
 //! positions of a free survey, against 1.4 times the time when every
 //! attempt made the moves back). Only when the free search proves that no
 //! free play wins does the complete search run, and only where a card back
@@ -12,6 +13,7 @@
 //! search ends the whole search, as it would have stopped the larger
 //! complete one.
 
+use super::free_rules::lent;
 use super::{Limits, Outcome, Progress, Report, Stats, search_from};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
@@ -25,7 +27,7 @@ pub(super) fn search(deal: &Deal, limits: &Limits, mut progress: Option<Progress
         foundation: Foundation::Free,
         ..deal.clone()
     };
-    let first = search_from(&free, &State::new(&free), limits, lent(&mut progress));
+    let first = super::search(&free, limits, lent(&mut progress));
     if !matches!(first.outcome, Outcome::Insoluble) || !a_card_back_can_help(deal) {
         return first;
     }
@@ -56,14 +58,6 @@ pub(super) fn search(deal: &Deal, limits: &Limits, mut progress: Option<Progress
 /// free play wins is a proof under the complete rules too.
 pub(super) fn a_card_back_can_help(deal: &Deal) -> bool {
     deal.id.rules.build != Build::SameSuit
-}
-
-/// The caller's progress, lent to one search of two.
-fn lent<'a>(progress: &'a mut Option<Progress<'_>>) -> Option<Progress<'a>> {
-    match progress {
-        Some(progress) => Some(&mut **progress),
-        None => None,
-    }
 }
 
 #[cfg(test)]

@@ -34,6 +34,7 @@
 mod attempt;
 mod complete_rules;
 mod fast;
+mod free_rules;
 mod frontier;
 pub mod layered;
 #[cfg(test)]
@@ -129,6 +130,10 @@ pub struct Limits {
     /// stored, and the other orderings, which only look for solutions,
     /// would add their rounds to it (see the portfolio's prover).
     pub prover_alone: bool,
+    /// The caller searched the deal under forced rules already (a
+    /// survey's `--foundation both`): a free search does not begin with a
+    /// forced one again (see `free_rules.rs`).
+    pub forced_searched: bool,
 }
 
 /// How short a solution [`search`] looks for.
@@ -190,6 +195,7 @@ impl Default for Limits {
             jobs: 1,
             length: Length::default(),
             prover_alone: false,
+            forced_searched: false,
         }
     }
 }
@@ -300,10 +306,15 @@ pub type Progress<'a> = &'a mut dyn FnMut(&Stats);
 /// foundation rule. Under free rules the positions searched play the
 /// foundation moves proven safe by themselves (`state/automatic.rs`), so
 /// an exhaustive search is still a proof; the solution writes them out.
-/// Under xpat2's complete rules, free rules first (`complete_rules.rs`).
+/// Under free rules where they differ from forced ones, forced rules first
+/// (`free_rules.rs`); under xpat2's complete rules, free rules first
+/// (`complete_rules.rs`).
 pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Report {
     if deal.foundation == Foundation::Xpat2 && deal.id.rules.returns_from_foundation {
         return complete_rules::search(deal, limits, progress);
+    }
+    if free_rules::forced_first(deal, limits) {
+        return free_rules::search(deal, limits, progress);
     }
     search_from(deal, &State::new(deal), limits, progress)
 }

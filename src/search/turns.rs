@@ -51,6 +51,7 @@ pub(super) fn attempt_limits(
         jobs: 1,
         length: limits.length,
         prover_alone: false,
+        forced_searched: limits.forced_searched,
     }
 }
 

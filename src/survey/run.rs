@@ -372,6 +372,7 @@ impl Work<'_> {
         let deal = Deal::new(id).with_foundation(foundation);
         let limits = Limits {
             prover_alone,
+            forced_searched: self.under == Under::Both,
             ..self.limits.clone()
         };
         // Midnight Oil's redeals and turn need positions that keep the
