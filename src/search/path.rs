@@ -64,12 +64,13 @@ pub(super) fn shorten(root: &State, moves: Vec<Move>) -> Vec<Move> {
     let mut from = 0;
     let mut states = positions_of(root, &moves);
     let mut marks: Vec<Mark> = states.iter().map(Mark::of).collect();
+    let mut near = Vec::new();
     loop {
         let position: FxHashMap<Key, usize> =
             marks.iter().enumerate().map(|(i, m)| (m.key, i)).collect();
         // The first position with a shortcut.
         let cut = states.iter().enumerate().skip(from).find_map(|(i, state)| {
-            shortcut(state, i, &marks, &position).map(|(j, via)| (i, j, via))
+            shortcut(state, i, &marks, &position, &mut near).map(|(j, via)| (i, j, via))
         });
         let Some((i, j, via)) = cut else {
             return moves;
@@ -139,7 +140,8 @@ impl Mark {
 /// From the position `i` of a path (`state`), the farthest later position
 /// of the path (`marks` in order, `position` maps their keys to places on
 /// it) that one or two moves reach in fewer moves than the path takes, and
-/// those moves.
+/// those moves. `near` is room for the places of the positions two moves
+/// may reach.
 ///
 /// Only the later positions few enough moves away ([`Mark::within`])
 /// can be reached so, and only by moves of the cards that lie elsewhere
@@ -151,19 +153,25 @@ fn shortcut(
     i: usize,
     marks: &[Mark],
     position: &FxHashMap<Key, usize>,
+    near: &mut Vec<usize>,
 ) -> Option<(usize, Vec<Move>)> {
     let here = &marks[i];
-    let far = marks.get(i + 3..).unwrap_or(&[]);
     // The cards that lie elsewhere in a later position within reach: a
     // shortcut's first move moves one of them (a card moved twice in two
-    // moves ends elsewhere too, or the two moves go nowhere).
+    // moves ends elsewhere too, or the two moves go nowhere). Those two
+    // moves may reach are the only ones a second move is tried for.
     let mut moving = 0u64;
+    near.clear();
     for (after, later) in marks.iter().enumerate().skip(i + 2) {
         let reach = if after >= i + 3 { 2 } else { 1 };
         if here.within(later, reach) {
             moving |= here.key.changed_cards(&later.key);
+            if reach == 2 {
+                near.push(after);
+            }
         }
     }
+    let far = || near.iter().map(|&j| &marks[j]);
     if moving == 0 {
         return None;
     }
@@ -186,15 +194,11 @@ fn shortcut(
         // within one move (the cards above a lower one of their suit
         // looked for only when some position may be).
         let key = child.key();
-        if !far
-            .iter()
-            .any(|later| key.moved_cards(&later.key, 1).is_some())
-        {
+        if !far().any(|later| key.moved_cards(&later.key, 1).is_some()) {
             return;
         }
         let near = Mark::of(&child);
-        let next = far
-            .iter()
+        let next = far()
             .filter(|later| near.within(later, 1))
             .fold(0u64, |m, later| m | near.key.changed_cards(&later.key));
         if next == 0 {
