@@ -13,12 +13,10 @@
 //! search ends the whole search, as it would have stopped the larger
 //! complete one.
 
-use super::free_rules::lent;
-use super::{Limits, Outcome, Progress, Report, Stats, search_from};
+use super::{Limits, Outcome, Progress, Report, lent, search_after};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
 use crate::rules::Build;
-use crate::state::State;
 
 /// [`super::search`] of a deal under xpat2's complete rules.
 pub(super) fn search(deal: &Deal, limits: &Limits, mut progress: Option<Progress>) -> Report {
@@ -37,16 +35,7 @@ pub(super) fn search(deal: &Deal, limits: &Limits, mut progress: Option<Progress
             .map(|t| t.saturating_sub(first.stats.elapsed)),
         ..limits.clone()
     };
-    let mut told = |stats: &Stats| {
-        if let Some(progress) = &mut progress {
-            progress(&first.stats.followed_by(stats));
-        }
-    };
-    let second = search_from(deal, &State::new(deal), &rest, Some(&mut told));
-    Report {
-        outcome: second.outcome,
-        stats: first.stats.followed_by(&second.stats),
-    }
+    search_after(first, deal, &rest, progress)
 }
 
 /// Whether a card back from the foundation can be part of the only wins

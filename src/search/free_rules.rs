@@ -19,7 +19,7 @@
 
 use std::time::Instant;
 
-use super::{Limit, Limits, Outcome, Progress, Report, Stats, search_from};
+use super::{Limit, Limits, Outcome, Progress, Report, lent, search_after, search_from};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
 use crate::state::{State, free_form};
@@ -62,24 +62,7 @@ pub(super) fn search(deal: &Deal, limits: &Limits, mut progress: Option<Progress
         prover_alone,
         ..limits.clone()
     };
-    let mut told = |stats: &Stats| {
-        if let Some(progress) = &mut progress {
-            progress(&first.stats.followed_by(stats));
-        }
-    };
-    let second = search_from(deal, &State::new(deal), &rest, Some(&mut told));
-    Report {
-        outcome: second.outcome,
-        stats: first.stats.followed_by(&second.stats),
-    }
-}
-
-/// The caller's progress, lent to one search of two.
-pub(super) fn lent<'a>(progress: &'a mut Option<Progress<'_>>) -> Option<Progress<'a>> {
-    match progress {
-        Some(progress) => Some(&mut **progress),
-        None => None,
-    }
+    search_after(first, deal, &rest, progress)
 }
 
 #[cfg(test)]

@@ -319,6 +319,36 @@ pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Repor
     search_from(deal, &State::new(deal), limits, progress)
 }
 
+/// The second of two searches of `deal` (see `free_rules.rs`,
+/// `complete_rules.rs`), the first having reported `first`: a search from
+/// the deal's start within `rest`, the caller's `progress` told the
+/// figures of both. The outcome is the second's, the figures both's.
+fn search_after(
+    first: Report,
+    deal: &Deal,
+    rest: &Limits,
+    mut progress: Option<Progress>,
+) -> Report {
+    let mut told = |stats: &Stats| {
+        if let Some(progress) = &mut progress {
+            progress(&first.stats.followed_by(stats));
+        }
+    };
+    let second = search_from(deal, &State::new(deal), rest, Some(&mut told));
+    Report {
+        outcome: second.outcome,
+        stats: first.stats.followed_by(&second.stats),
+    }
+}
+
+/// The caller's progress, lent to the first of two searches.
+fn lent<'a>(progress: &'a mut Option<Progress<'_>>) -> Option<Progress<'a>> {
+    match progress {
+        Some(progress) => Some(&mut **progress),
+        None => None,
+    }
+}
+
 /// Searches for a way to win from `root`, a position reached from the
 /// deal (a player's, mid-game): the moves found start there, and
 /// `Insoluble` means no win from there. Keys still describe positions of
