@@ -11,13 +11,18 @@
 //! part back onto it.
 //!
 //! The single moves are only a plan: one of them may meet a position where
-//! a card went up by itself on the way (forced rules), so [`State::for_each_sequence_move`]
-//! plays the plan on a copy, move by move, checked, and hands out only the
-//! plans that hold, with the position they reach.
+//! a card went up by itself on the way, so where that can happen (a card
+//! of the run, or the card it lies on, is its suit's next)
+//! [`State::for_each_sequence_move`] plays the plan on a copy, move by
+//! move, checked, and hands out only the plans that hold, with the
+//! position they reach. Elsewhere nothing goes up before the last move,
+//! and the position is the run carried whole, then what goes up by itself
+//! (a debug build checks it against the moves played one by one).
 
 use super::bits::{card_bits, top_bits};
 use super::{Dest, FLOOR, Move, State};
-use crate::cards::Card;
+use crate::cards::{Card, KING, card_of};
+use crate::rules::EmptyColumn;
 
 /// Longest run a column holds: King down to Ace.
 const LONGEST_RUN: usize = 13;
@@ -96,6 +101,15 @@ impl State {
             return;
         }
         let tops = card_bits(&self.below).in_column & top_bits(&self.above);
+        // Each suit's next card, a bit per card.
+        let next = self
+            .foundation
+            .iter()
+            .enumerate()
+            .filter(|&(_, &height)| height < KING)
+            .fold(0u64, |bits, (s, &height)| {
+                bits | 1 << card_of(height + 1, s as u8)
+            });
         let mut run = [0 as Card; LONGEST_RUN];
         let mut column_tops = tops;
         while column_tops != 0 {
@@ -122,11 +136,30 @@ impl State {
                 cards[..k].reverse();
                 let cards = &cards[..k];
                 let whole = self.below[bottom as usize] == FLOOR;
+                // Only the run's cards and the card it lies on become
+                // accessible on the way: when none is its suit's next card,
+                // nothing goes up before the last move, and the position
+                // is the run carried whole.
+                let lies_on = match self.below[bottom as usize] {
+                    FLOOR => 0,
+                    under => 1u64 << under,
+                };
+                // And the plan holds by itself where it parks only in
+                // registers, or where an empty column takes any card.
+                let quiet = (cards.iter().fold(lies_on, |bits, &c| bits | 1 << c) & next) == 0
+                    && (k <= free + 1 || self.rules.empty_column == EmptyColumn::AnyCard);
                 let mut try_plan = |dest: Dest, empties_left: usize| {
                     moves.clear();
                     plan(cards, dest, free, empties_left, moves);
                     let mut child = self.clone();
-                    if moves.iter().all(|&mv| child.try_apply(mv).is_ok()) {
+                    if quiet {
+                        child.carry(bottom, dest);
+                        debug_assert!({
+                            let mut played = self.clone();
+                            moves.iter().all(|&mv| played.try_apply(mv).is_ok()) && played == child
+                        });
+                        f(moves, &child);
+                    } else if moves.iter().all(|&mv| child.try_apply(mv).is_ok()) {
                         f(moves, &child);
                     }
                 };
@@ -141,6 +174,25 @@ impl State {
                 }
             }
         }
+    }
+}
+
+impl State {
+    /// Moves `card` and the cards above it onto `dest` (a column's top
+    /// card, or an empty column), then plays up what goes by itself: where
+    /// a sequence move's single moves lead when no card goes up before the
+    /// last one.
+    fn carry(&mut self, card: Card, dest: Dest) {
+        self.lift(card);
+        match dest {
+            Dest::Card(onto) => self.place(card, onto),
+            Dest::EmptyColumn => {
+                self.empty_columns -= 1;
+                self.place(card, FLOOR);
+            }
+            _ => unreachable!("a run goes onto a card or into an empty column"),
+        }
+        self.play_automatic(|_| {});
     }
 }
 
