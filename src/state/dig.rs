@@ -84,7 +84,9 @@ impl State {
     /// `card` is meant for), appending the moves to `out`, which holds
     /// the first run's already ([`State::plan_dig_step`], planned on this
     /// position before it was copied: most digs fail there, and the copy
-    /// is spared): whether `card` ended uncovered and still in its column.
+    /// is spared): whether `card` ended uncovered and still in its column,
+    /// or, dug for its foundation (no `keep`), gone up by itself once
+    /// uncovered, as every card does under forced rules.
     fn dig(&mut self, card: Card, keep: Option<Card>, out: &mut Vec<Move>) -> bool {
         let mut start = 0;
         loop {
@@ -94,7 +96,8 @@ impl State {
                 }
             }
             if self.above(card).is_none() {
-                return self.below(card) <= FLOOR;
+                let gone_up = keep.is_none() && self.below(card) == super::FOUNDATION;
+                return self.below(card) <= FLOOR || gone_up;
             }
             if self.below(card) > FLOOR {
                 return false;
@@ -173,6 +176,7 @@ fn column_top(state: &State, card: Card) -> Card {
 #[cfg(test)]
 mod tests {
     use super::super::testing::compound_steps_replay;
+    use super::*;
 
     #[test]
     fn every_dig_is_legal_card_by_card() {
@@ -182,5 +186,50 @@ mod tests {
             |state, f| state.for_each_dig(f),
         );
         assert!(seen > 100, "{seen}");
+    }
+
+    /// Under forced rules a suit's next card goes up by itself as soon as
+    /// it is uncovered: a dig for it whose moves play out so still
+    /// counts, with the card up (they were all dropped, which cost
+    /// FreeCell's fast pass a third of its positions).
+    #[test]
+    fn a_dig_to_the_foundation_under_forced_rules_ends_with_the_card_up() {
+        use super::super::testing::xorshift;
+        use crate::deal::test_deal;
+        let mut rng = 0x0123_4567_89AB_CDEFu64;
+        let mut dug = 0;
+        for seed in 1..=20 {
+            let mut state = State::new(&test_deal("fc", seed));
+            for _ in 0..30 {
+                for s in 0..4u8 {
+                    let height = state.foundation()[s as usize];
+                    let card = card_of(height + 1, s);
+                    if height >= KING || state.below(card) > FLOOR || state.above(card).is_none() {
+                        continue;
+                    }
+                    let mut moves = Vec::new();
+                    if !state.plan_dig_step(card, None, &mut moves) {
+                        continue;
+                    }
+                    let mut child = state.clone();
+                    let done = child.dig(card, None, &mut moves);
+                    let mut played = state.clone();
+                    if moves.iter().all(|&mv| played.try_apply(mv).is_ok())
+                        && played.below(card) == super::super::FOUNDATION
+                    {
+                        assert!(done, "fc.{seed}: {moves:?}");
+                        assert!(child == played);
+                        dug += 1;
+                    }
+                }
+                let mut moves = Vec::new();
+                state.for_each_move(|mv| moves.push(mv));
+                if moves.is_empty() {
+                    break;
+                }
+                state.apply(moves[(xorshift(&mut rng) % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(dug > 20, "{dug} buried next cards dug up");
     }
 }
