@@ -248,20 +248,27 @@ impl State {
     #[inline]
     pub(super) fn apply_telling(&mut self, mv: Move, played: impl FnMut(Card)) {
         debug_assert_eq!(self.check_move(mv), Ok(()));
-        self.lift(mv.card);
-        match mv.dest {
-            Dest::Card(onto) => self.place(mv.card, onto),
+        self.put(mv.card, mv.dest);
+        self.play_automatic(played);
+    }
+
+    /// Takes `card`, with whatever lies on it, from where it lies to
+    /// `dest`: no rule checked, nothing played up by itself.
+    #[inline]
+    pub(super) fn put(&mut self, card: Card, dest: Dest) {
+        self.lift(card);
+        match dest {
+            Dest::Card(onto) => self.place(card, onto),
             Dest::EmptyColumn => {
                 self.empty_columns -= 1;
-                self.place(mv.card, FLOOR);
+                self.place(card, FLOOR);
             }
-            Dest::Register => self.place(mv.card, REGISTER),
-            Dest::Foundation => self.place_up(mv.card),
+            Dest::Register => self.place(card, REGISTER),
+            Dest::Foundation => self.place_up(card),
             Dest::TurnUp | Dest::TurnDown | Dest::Redeal => {
                 unreachable!("Midnight Oil's complete rules are played by `midnight`")
             }
         }
-        self.play_automatic(played);
     }
 
     /// Plays `mv` if it is legal.

@@ -183,15 +183,7 @@ impl State {
     /// a sequence move's single moves lead when no card goes up before the
     /// last one.
     fn carry(&mut self, card: Card, dest: Dest) {
-        self.lift(card);
-        match dest {
-            Dest::Card(onto) => self.place(card, onto),
-            Dest::EmptyColumn => {
-                self.empty_columns -= 1;
-                self.place(card, FLOOR);
-            }
-            _ => unreachable!("a run goes onto a card or into an empty column"),
-        }
+        self.put(card, dest);
         self.play_automatic(|_| {});
     }
 }
