@@ -47,6 +47,19 @@ pub const fn card_of(rank: u8, suit: u8) -> Card {
     (rank - 1) * 4 + suit
 }
 
+/// Each suit's next card to go up on foundations of these heights, a bit
+/// per card (none past a King).
+#[inline]
+pub fn next_cards(foundation: &[u8; SUITS]) -> u64 {
+    let mut next = 0u64;
+    for (s, &height) in foundation.iter().enumerate() {
+        if height < KING {
+            next |= 1 << card_of(height + 1, s as u8);
+        }
+    }
+    next
+}
+
 const RANK_NAMES: [&str; KING as usize] = [
     "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
 ];
@@ -89,6 +102,15 @@ impl fmt::Display for FoundationLine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn next_cards_are_one_above_each_foundation_and_none_past_a_king() {
+        let next = next_cards(&[0, 1, KING, 12]);
+        assert_eq!(
+            next,
+            1 << card_of(1, 0) | 1 << card_of(2, 1) | 1 << card_of(13, 3)
+        );
+    }
 
     #[test]
     fn numbering_follows_the_spec() {

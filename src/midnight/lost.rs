@@ -45,7 +45,7 @@
 //! nothing then.
 
 use super::{COLUMNS, Table};
-use crate::cards::{CARDS, KING, SUITS, card_of};
+use crate::cards::{CARDS, SUITS, next_cards};
 
 /// Beneath a column's bottom card.
 const FLOOR: u8 = CARDS as u8;
@@ -103,13 +103,8 @@ impl Table {
         }
         let mut left = 0u64;
         let mut finished = 0u64;
-        // Each suit's next card to finish, a bit per card (none past a King).
-        let mut next = 0u64;
-        for (s, &height) in self.foundation.iter().enumerate() {
-            if height < KING {
-                next |= 1 << card_of(height + 1, s as u8);
-            }
-        }
+        // Each suit's next card to finish, a bit per card.
+        let mut next = next_cards(&self.foundation);
         loop {
             let mut up = next & exposed;
             while up != 0 {

@@ -95,7 +95,7 @@
 use super::automatic::up_bits;
 use super::bits::{ALL_CARDS, card_bits, lower_of_suit, lower_ranks, top_bits};
 use super::{Dest, FLOOR, Move, NOTHING, State};
-use crate::cards::{CARDS, Card, KING, SUITS, card_of, rank};
+use crate::cards::{CARDS, Card, KING, SUITS, card_of, next_cards, rank};
 
 #[cfg(test)]
 mod tests;
@@ -338,13 +338,8 @@ impl State {
         let mut exposed = top_bits(&self.above) & on_tableau;
         let mut left = 0u64;
         let mut finished = 0u64;
-        // Each suit's next card to finish, a bit per card (none past a King).
-        let mut next = 0u64;
-        for (s, &height) in self.foundation.iter().enumerate() {
-            if height < KING {
-                next |= 1 << card_of(height + 1, s as u8);
-            }
-        }
+        // Each suit's next card to finish, a bit per card.
+        let mut next = next_cards(&self.foundation);
         // Rounds over all cards at once, a bit per card: each adds every
         // event whose needs the rounds before met, until one adds none.
         // (Drawing events out one at a time measured slower.)

@@ -21,7 +21,7 @@
 
 use super::bits::{card_bits, top_bits};
 use super::{Dest, FLOOR, Move, State};
-use crate::cards::{Card, KING, card_of};
+use crate::cards::{Card, next_cards};
 use crate::rules::EmptyColumn;
 
 /// Longest run a column holds: King down to Ace.
@@ -101,15 +101,7 @@ impl State {
             return;
         }
         let tops = card_bits(&self.below).in_column & top_bits(&self.above);
-        // Each suit's next card, a bit per card.
-        let next = self
-            .foundation
-            .iter()
-            .enumerate()
-            .filter(|&(_, &height)| height < KING)
-            .fold(0u64, |bits, (s, &height)| {
-                bits | 1 << card_of(height + 1, s as u8)
-            });
+        let next = next_cards(&self.foundation);
         let mut run = [0 as Card; LONGEST_RUN];
         let mut column_tops = tops;
         while column_tops != 0 {
