@@ -480,7 +480,7 @@ fn summary_of_two_shards_is_the_summary_of_the_whole() {
 #[test]
 fn without_out_rows_go_to_stdout_and_undecided_deals_exit_1() {
     // FreeCell 1107 is one of the few deals the fast pass does not win
-    // within 5 000 positions (5 of 1..5000), nor the portfolio after it.
+    // within 5 000 positions (11 of 1..5000), nor the portfolio after it.
     let r = survey(&["fc", "1107,1", "--max-states", "5000"]);
     assert_eq!(r.code, 1, "{r:?}");
     let mut lines: Vec<&str> = r.stdout.lines().collect();
