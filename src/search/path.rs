@@ -1,8 +1,6 @@
 //! The solution of a search: the moves back from a won position through
 //! the stored parents, then made shorter where the path takes a detour.
 
-use rustc_hash::FxHashMap;
-
 use super::visited::{NO_PARENT, Visited};
 use crate::state::{Dest, Key, KeyDecoder, Move, State};
 
@@ -66,11 +64,9 @@ pub(super) fn shorten(root: &State, moves: Vec<Move>) -> Vec<Move> {
     let mut marks: Vec<Mark> = states.iter().map(Mark::of).collect();
     let mut near = Vec::new();
     loop {
-        let position: FxHashMap<Key, usize> =
-            marks.iter().enumerate().map(|(i, m)| (m.key, i)).collect();
         // The first position with a shortcut.
         let cut = states.iter().enumerate().skip(from).find_map(|(i, state)| {
-            shortcut(state, i, &marks, &position, &mut near).map(|(j, via)| (i, j, via))
+            shortcut(state, i, &marks, &mut near).map(|(j, via)| (i, j, via))
         });
         let Some((i, j, via)) = cut else {
             return moves;
@@ -138,21 +134,20 @@ impl Mark {
 }
 
 /// From the position `i` of a path (`state`), the farthest later position
-/// of the path (`marks` in order, `position` maps their keys to places on
-/// it) that one or two moves reach in fewer moves than the path takes, and
-/// those moves. `near` is room for the places of the positions two moves
-/// may reach.
+/// of the path (`marks` in order) that one or two moves reach in fewer
+/// moves than the path takes, and those moves. `near` is room for the
+/// places of the positions within reach.
 ///
 /// Only the later positions few enough moves away ([`Mark::within`])
 /// can be reached so, and only by moves of the cards that lie elsewhere
 /// there: the other moves are not tried, which finds the same shortcut as
 /// trying them all (trying every pair of moves took a third of a fast
-/// FreeCell survey).
+/// FreeCell survey). And a position a move reaches is looked for among
+/// those few alone, not in a table of the whole path's.
 fn shortcut(
     state: &State,
     i: usize,
     marks: &[Mark],
-    position: &FxHashMap<Key, usize>,
     near: &mut Vec<usize>,
 ) -> Option<(usize, Vec<Move>)> {
     let here = &marks[i];
@@ -166,15 +161,15 @@ fn shortcut(
         let reach = if after >= i + 3 { 2 } else { 1 };
         if here.within(later, reach) {
             moving |= here.key.changed_cards(&later.key);
-            if reach == 2 {
-                near.push(after);
-            }
+            near.push(after);
         }
     }
-    let far = || near.iter().map(|&j| &marks[j]);
     if moving == 0 {
         return None;
     }
+    // The last of them with this key (a path may pass a position twice).
+    let position = |key: Key| near.iter().rev().copied().find(|&j| marks[j].key == key);
+    let far = || near.iter().filter(|&&j| j >= i + 3).map(|&j| &marks[j]);
     let mut best: Option<(usize, Vec<Move>)> = None;
     let mut consider = |j: usize, via: &[Move]| {
         if j > i + via.len() && best.as_ref().is_none_or(|(b, _)| j > *b) {
@@ -187,7 +182,7 @@ fn shortcut(
         }
         let mut child = state.clone();
         child.apply(first);
-        if let Some(&j) = position.get(&child.key()) {
+        if let Some(j) = position(child.key()) {
             consider(j, &[first]);
         }
         // The second move's card, likewise, from the child's positions
@@ -210,7 +205,7 @@ fn shortcut(
             }
             let mut grandchild = child.clone();
             grandchild.apply(second);
-            if let Some(&j) = position.get(&grandchild.key()) {
+            if let Some(j) = position(grandchild.key()) {
                 consider(j, &[first, second]);
             }
         });
@@ -220,6 +215,8 @@ fn shortcut(
 
 #[cfg(test)]
 pub(super) mod tests {
+    use rustc_hash::FxHashMap;
+
     use super::*;
     use crate::check::{Verdict, replay_moves};
     use crate::deal::Deal;
