@@ -144,10 +144,11 @@ impl Table {
         Ok((table, read.resumed))
     }
 
-    /// Writes one row, whole, and hands it to the system at once.
-    pub fn write(&mut self, row: &Row) -> std::io::Result<()> {
-        let line = row.line(self.layout);
-        self.write_line(&line)
+    /// Writes rows, whole, and hands them to the system at once, in one
+    /// piece.
+    pub fn write_rows(&mut self, rows: &[Row]) -> std::io::Result<()> {
+        let lines: String = rows.iter().map(|row| row.line(self.layout)).collect();
+        self.write_line(&lines)
     }
 
     fn write_line(&mut self, line: &str) -> std::io::Result<()> {
@@ -488,7 +489,7 @@ mod tests {
         assert_eq!(resumed.rules, Some(Under::Both));
         let mut row = resumed.rows[0].clone();
         row.id.seed = 3119;
-        table.write(&row).unwrap();
+        table.write_rows(&[row]).unwrap();
         drop(table);
         let text = std::fs::read_to_string(&path).unwrap();
         let r = read(&text).unwrap();
