@@ -31,6 +31,11 @@ pub struct ColumnFeatures {
     /// Their sums over the columns.
     under_runs: u32,
     own_inversions: u32,
+    /// [`Features::next_blockers`] suit by suit: a child whose step left
+    /// a suit's next card and its column alone has the same count there,
+    /// and the walk up from that card (a load per card, each waiting for
+    /// the one before) is spared.
+    blockers: [u8; SUITS],
 }
 
 impl State {
@@ -58,7 +63,11 @@ impl State {
             counts: [(0, 0); CARDS],
             under_runs: 0,
             own_inversions: 0,
+            blockers: [0; SUITS],
         };
+        for (s, blockers) in columns.blockers.iter_mut().enumerate() {
+            *blockers = self.suit_blockers(s) as u8;
+        }
         let mut bottoms = card_bits(&self.below).floor;
         while bottoms != 0 {
             let bottom = bottoms.trailing_zeros() as u8;
@@ -98,6 +107,22 @@ impl State {
                 c = under;
             }
         }
+        let mut next_blockers = 0;
+        for s in 0..SUITS {
+            let next = self.foundation[s];
+            if next >= KING {
+                continue;
+            }
+            let card = card_of(next + 1, s as u8);
+            let same = next == parent.foundation[s]
+                && parent.below(card) <= FLOOR
+                && touched & 1 << columns.bottom[card as usize] == 0;
+            next_blockers += if same {
+                columns.blockers[s] as u32
+            } else {
+                self.suit_blockers(s)
+            };
+        }
         let mut under_runs = columns.under_runs;
         let mut own_inversions = columns.own_inversions;
         while touched != 0 {
@@ -114,10 +139,11 @@ impl State {
                 own_inversions += own as u32;
             }
         }
+        debug_assert_eq!(next_blockers, self.next_blockers());
         Features {
             under_runs,
             own_inversions,
-            next_blockers: self.next_blockers(),
+            next_blockers,
         }
     }
 
@@ -149,19 +175,23 @@ impl State {
     /// The cards lying on a suit's next card for the foundation, counted
     /// from each of those cards up.
     fn next_blockers(&self) -> u32 {
+        (0..SUITS).map(|s| self.suit_blockers(s)).sum()
+    }
+
+    /// The cards lying on suit `s`'s next card, when it lies in a column.
+    fn suit_blockers(&self, s: usize) -> u32 {
+        let height = self.foundation[s];
+        if height >= KING {
+            return 0;
+        }
+        let mut card = card_of(height + 1, s as u8);
+        if self.below(card) > FLOOR {
+            return 0;
+        }
         let mut blockers = 0;
-        for (s, &height) in self.foundation.iter().enumerate().take(SUITS) {
-            if height >= KING {
-                continue;
-            }
-            let mut card = card_of(height + 1, s as u8);
-            if self.below(card) > FLOOR {
-                continue;
-            }
-            while let Some(above) = self.above(card) {
-                blockers += 1;
-                card = above;
-            }
+        while let Some(above) = self.above(card) {
+            blockers += 1;
+            card = above;
         }
         blockers
     }
