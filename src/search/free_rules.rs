@@ -16,13 +16,20 @@
 //! [`Limits::prover_alone`]), else as it always did. The forced search
 //! has half of `--timeout` and of `--max-states`: a deal that only free
 //! play wins keeps the other half.
+//!
+//! From a player's position (`--from-xpat2`, a file's moves followed
+//! exactly) the same: the forced game starts from that position with
+//! every card that can go up gone up, each written as a `CARD F` line.
 
 use std::time::Instant;
 
-use super::{Limit, Limits, Outcome, Progress, Report, lent, search_after, search_from};
+use super::{
+    Limit, Limits, Outcome, Progress, Report, lent, search_after, search_exactly_from_played,
+    search_from, then,
+};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
-use crate::state::{State, free_form};
+use crate::state::{State, free_form, searched_from, written_out_from};
 
 /// Whether [`search`] is the way to search `deal` within `limits`: free
 /// rules that differ from forced ones, a caller that has not searched the
@@ -40,20 +47,79 @@ pub(super) fn search(deal: &Deal, limits: &Limits, mut progress: Option<Progress
     debug_assert!(forced_first(deal, limits));
     let started = Instant::now();
     let forced = deal.clone().with_foundation(Foundation::Forced);
-    let half = Limits {
+    let first = search_from(
+        &forced,
+        &State::new(&forced),
+        &half(limits),
+        lent(&mut progress),
+    );
+    match free_after(first, limits, started, |moves| free_form(&forced, moves)) {
+        Next::Done(report) => report,
+        Next::Free { first, rest } => search_after(first, deal, &rest, progress),
+    }
+}
+
+/// [`super::search_from_played`] under free rules, forced first: `played`
+/// is a player's position, followed exactly.
+pub(super) fn search_from_played(
+    deal: &Deal,
+    played: &State,
+    limits: &Limits,
+    mut progress: Option<Progress>,
+) -> Report {
+    debug_assert!(forced_first(deal, limits));
+    let started = Instant::now();
+    let forced = deal.clone().with_foundation(Foundation::Forced);
+    let (root, up) = searched_from(played, &forced);
+    let first = search_from(&forced, &root, &half(limits), lent(&mut progress));
+    let written = |moves: &[crate::state::Move]| {
+        let mut written = up.clone();
+        written.extend(written_out_from(&root, moves));
+        written
+    };
+    match free_after(first, limits, started, written) {
+        Next::Done(report) => report,
+        Next::Free { first, rest } => then(first, progress, |told| {
+            search_exactly_from_played(deal, played, &rest, told)
+        }),
+    }
+}
+
+/// The forced search's share of `limits`: half the time and positions.
+fn half(limits: &Limits) -> Limits {
+    Limits {
         timeout: limits.timeout.map(|t| t / 2),
         max_states: (limits.max_states / 2).max(1),
         ..limits.clone()
-    };
-    let first = search_from(&forced, &State::new(&forced), &half, lent(&mut progress));
-    let prover_alone = match first.outcome {
+    }
+}
+
+/// What follows the forced search.
+enum Next {
+    /// Its report is the search's.
+    Done(Report),
+    /// The free search, within `rest`.
+    Free { first: Report, rest: Limits },
+}
+
+/// What follows the forced search `first`, begun at `started`: its win
+/// (`written` as free moves) or its stop by the user or the memory, as
+/// the report; else the free search, with the prover alone after a
+/// forced proof of loss.
+fn free_after(
+    first: Report,
+    limits: &Limits,
+    started: Instant,
+    written: impl FnOnce(&[crate::state::Move]) -> Vec<crate::state::Move>,
+) -> Next {
+    let prover_alone = match &first.outcome {
         Outcome::Solved(moves) => {
-            return Report {
-                outcome: Outcome::Solved(free_form(&forced, &moves)),
+            return Next::Done(Report {
+                outcome: Outcome::Solved(written(moves)),
                 stats: first.stats,
-            };
+            });
         }
-        Outcome::GaveUp(Limit::Cancelled | Limit::Memory) => return first,
+        Outcome::GaveUp(Limit::Cancelled | Limit::Memory) => return Next::Done(first),
         Outcome::GaveUp(Limit::States | Limit::Time | Limit::Forgotten) => false,
         Outcome::Insoluble => true,
     };
@@ -62,7 +128,7 @@ pub(super) fn search(deal: &Deal, limits: &Limits, mut progress: Option<Progress
         prover_alone,
         ..limits.clone()
     };
-    search_after(first, deal, &rest, progress)
+    Next::Free { first, rest }
 }
 
 #[cfg(test)]
@@ -100,6 +166,40 @@ mod tests {
             .iter()
             .filter(|m| m.dest == crate::state::Dest::Foundation);
         assert_eq!(up.count(), 52, "every card's way up written");
+    }
+
+    /// From a player's position under free rules (a file's moves followed
+    /// exactly, nothing gone up by itself) the forced game is searched
+    /// first too: Baker's Dozen 192 three moves in, which the free search
+    /// alone gives up on, is won, and the moves found (every card's way up
+    /// written) replay from that position to a won game.
+    #[test]
+    fn from_a_players_position_forced_first_too() {
+        let deal = test_deal("bd", 192).with_foundation(Foundation::Free);
+        let limits = Limits {
+            max_states: 1_000_000,
+            length: Length::AsFound,
+            ..Limits::default()
+        };
+        let Outcome::Solved(start) = super::super::search(&deal, &limits, None).outcome else {
+            panic!("bd.192 is won");
+        };
+        let mut played = State::for_replay(&deal);
+        for &mv in &start[..3] {
+            played.try_apply(mv).unwrap();
+        }
+        let alone = search_exactly_from_played(&deal, &played, &limits, None);
+        assert!(matches!(alone.outcome, Outcome::GaveUp(_)), "{alone:?}");
+        let report = super::super::search_from_played(&deal, &played, &limits, None);
+        let Outcome::Solved(moves) = &report.outcome else {
+            panic!("{:?}", report.outcome);
+        };
+        let verdict = crate::check::replay_moves_from(played.clone(), moves);
+        assert!(matches!(verdict, Verdict::Won { .. }), "{verdict:?}");
+        let up = moves
+            .iter()
+            .filter(|m| m.dest == crate::state::Dest::Foundation);
+        assert_eq!(up.count() as u8, 52 - played.score());
     }
 
     /// A deal forced play loses is searched free after the forced proof,

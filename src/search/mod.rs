@@ -323,18 +323,26 @@ pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Repor
 /// `complete_rules.rs`), the first having reported `first`: a search from
 /// the deal's start within `rest`, the caller's `progress` told the
 /// figures of both. The outcome is the second's, the figures both's.
-fn search_after(
+fn search_after(first: Report, deal: &Deal, rest: &Limits, progress: Option<Progress>) -> Report {
+    then(first, progress, |told| {
+        search_from(deal, &State::new(deal), rest, told)
+    })
+}
+
+/// A second search (`second`, told a progress) after `first`, as
+/// [`search_after`] runs one: the caller's `progress` told the figures of
+/// both, the outcome the second's, the figures both's.
+fn then(
     first: Report,
-    deal: &Deal,
-    rest: &Limits,
     mut progress: Option<Progress>,
+    second: impl FnOnce(Option<Progress>) -> Report,
 ) -> Report {
     let mut told = |stats: &Stats| {
         if let Some(progress) = &mut progress {
             progress(&first.stats.followed_by(stats));
         }
     };
-    let second = search_from(deal, &State::new(deal), rest, Some(&mut told));
+    let second = second(Some(&mut told));
     Report {
         outcome: second.outcome,
         stats: first.stats.followed_by(&second.stats),
@@ -375,7 +383,24 @@ pub fn search_from(
 /// exactly: nothing played up by itself). The search starts from it with
 /// its positions' own foundation moves ([`crate::state::searched_from`]);
 /// the moves found start at `played`, every foundation move written.
+///
+/// Under free rules, where they differ from forced ones, the forced game
+/// is searched first, as [`search`] does from a deal's start
+/// (`free_rules.rs`).
 pub fn search_from_played(
+    deal: &Deal,
+    played: &State,
+    limits: &Limits,
+    progress: Option<Progress>,
+) -> Report {
+    if free_rules::forced_first(deal, limits) {
+        return free_rules::search_from_played(deal, played, limits, progress);
+    }
+    search_exactly_from_played(deal, played, limits, progress)
+}
+
+/// [`search_from_played`] under the deal's own rules alone.
+fn search_exactly_from_played(
     deal: &Deal,
     played: &State,
     limits: &Limits,
