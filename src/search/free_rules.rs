@@ -29,7 +29,7 @@ use super::{
 };
 use crate::deal::Deal;
 use crate::foundation::Foundation;
-use crate::state::{State, free_form, searched_from, written_out_from};
+use crate::state::{Move, State, free_form, searched_from, written_out_from};
 
 /// Whether [`search`] is the way to search `deal` within `limits`: free
 /// rules that differ from forced ones, a caller that has not searched the
@@ -72,7 +72,7 @@ pub(super) fn search_from_played(
     let forced = deal.clone().with_foundation(Foundation::Forced);
     let (root, up) = searched_from(played, &forced);
     let first = search_from(&forced, &root, &half(limits), lent(&mut progress));
-    let written = |moves: &[crate::state::Move]| {
+    let written = |moves: &[Move]| {
         let mut written = up.clone();
         written.extend(written_out_from(&root, moves));
         written
@@ -110,7 +110,7 @@ fn free_after(
     first: Report,
     limits: &Limits,
     started: Instant,
-    written: impl FnOnce(&[crate::state::Move]) -> Vec<crate::state::Move>,
+    written: impl FnOnce(&[Move]) -> Vec<Move>,
 ) -> Next {
     let prover_alone = match &first.outcome {
         Outcome::Solved(moves) => {
