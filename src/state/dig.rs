@@ -7,7 +7,7 @@
 
 use super::bits::{card_bits, top_bits};
 use super::{Dest, FLOOR, Move, State, sequence};
-use crate::cards::{Card, KING, card_of};
+use crate::cards::{CARDS, Card, KING, card_of};
 
 impl State {
     /// Calls `f` with each dig of this position: every suit's next card
@@ -21,6 +21,23 @@ impl State {
     /// [`State::for_each_dig`], its moves written in `moves` (a buffer a
     /// search keeps from one position to the next).
     pub fn for_each_dig_in(&self, moves: &mut Vec<Move>, mut f: impl FnMut(&[Move], &State)) {
+        let tops = card_bits(&self.below).in_column & top_bits(&self.above);
+        // Each column card's top, walked once for every dig's first step.
+        let mut top_of = [0 as Card; CARDS];
+        let mut walk = tops;
+        while walk != 0 {
+            let top = walk.trailing_zeros() as Card;
+            walk &= walk - 1;
+            let mut c = top;
+            loop {
+                top_of[c as usize] = top;
+                let under = self.below(c);
+                if under >= FLOOR {
+                    break;
+                }
+                c = under;
+            }
+        }
         let foundation = self.foundation();
         for (s, &height) in foundation.iter().enumerate() {
             if height >= KING {
@@ -31,7 +48,7 @@ impl State {
                 continue;
             }
             moves.clear();
-            if !self.plan_dig_step(card, None, moves) {
+            if !self.plan_dig_step(card, None, moves, top_of[card as usize], tops) {
                 continue;
             }
             let mut child = self.clone();
@@ -50,10 +67,10 @@ impl State {
             }
         }
         let build = self.rules.build;
-        let mut tops = card_bits(&self.below).in_column & top_bits(&self.above);
-        while tops != 0 {
-            let onto = tops.trailing_zeros() as Card;
-            tops &= tops - 1;
+        let mut hosts = tops;
+        while hosts != 0 {
+            let onto = hosts.trailing_zeros() as Card;
+            hosts &= hosts - 1;
             let mut wanted = build.children_of(1 << onto);
             while wanted != 0 {
                 let card = wanted.trailing_zeros() as Card;
@@ -62,7 +79,7 @@ impl State {
                     continue;
                 }
                 moves.clear();
-                if !self.plan_dig_step(card, Some(onto), moves) {
+                if !self.plan_dig_step(card, Some(onto), moves, top_of[card as usize], tops) {
                     continue;
                 }
                 let mut child = self.clone();
@@ -103,7 +120,8 @@ impl State {
                 return false;
             }
             start = out.len();
-            if !self.plan_dig_step(card, keep, out) {
+            let tops = card_bits(&self.below).in_column & top_bits(&self.above);
+            if !self.plan_dig_step(card, keep, out, column_top(self, card), tops) {
                 return false;
             }
         }
@@ -113,13 +131,24 @@ impl State {
     /// column of `card` (above it) away, never onto `keep`: onto a column's
     /// top card that takes the run, else into an empty column, else its
     /// top card into a register or an empty column. Whether there was
-    /// such a way.
-    fn plan_dig_step(&self, card: Card, keep: Option<Card>, out: &mut Vec<Move>) -> bool {
+    /// such a way. `top` is the top card of `card`'s column and `tops`
+    /// every column's top card, a bit per card: a caller planning many
+    /// digs on one position works them out once (the walk up to the top
+    /// was a third of the planning's instructions; 2.5 % of a fast
+    /// FreeCell survey's in all, cachegrind on `survey fc 1-2000 --fast`).
+    fn plan_dig_step(
+        &self,
+        card: Card,
+        keep: Option<Card>,
+        out: &mut Vec<Move>,
+        top: Card,
+        tops: u64,
+    ) -> bool {
         let build = self.rules.build;
         // The run at the column's top, above `card`: top card first.
         let mut run = [0 as Card; 13];
         let mut len = 0;
-        let mut c = column_top(self, card);
+        let mut c = top;
         loop {
             run[len] = c;
             len += 1;
@@ -134,7 +163,6 @@ impl State {
         let empties = self.empty_columns();
         run[..len].reverse();
         let cards = &run[..len];
-        let tops = card_bits(&self.below).in_column & top_bits(&self.above);
         let keep_bit = keep.map_or(0, |k| 1u64 << k);
         let hosts = tops & build.parents_of(1 << bottom) & !keep_bit;
         let host = (hosts != 0).then(|| hosts.trailing_zeros() as Card);
@@ -208,7 +236,9 @@ mod tests {
                         continue;
                     }
                     let mut moves = Vec::new();
-                    if !state.plan_dig_step(card, None, &mut moves) {
+                    let tops = card_bits(&state.below).in_column & top_bits(&state.above);
+                    let top = column_top(&state, card);
+                    if !state.plan_dig_step(card, None, &mut moves, top, tops) {
                         continue;
                     }
                     let mut child = state.clone();
