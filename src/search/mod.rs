@@ -139,8 +139,9 @@ pub struct Limits {
 /// How short a solution [`search`] looks for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Length {
-    /// The first solution found, with detours of one or two moves cut
-    /// (`--fast`).
+    /// The first solution found (`--fast`): as FreeCell's fast pass finds
+    /// it, or, from a depth-first attempt (hundreds of moves at times),
+    /// with its detours of one or two moves cut.
     AsFound,
     /// The first solution found, then made shorter within a budget bounded
     /// by the search's own effort (see [`SHORTEN_SHARE_DIVISOR`]): the
