@@ -9,8 +9,9 @@ use std::path::Path;
 
 use common::{TempDir, arg, run};
 
-/// The layered phase forced on an easy deal: the usual search gives up at
-/// 1000 positions.
+/// The layered phase forced by a tiny limit: at 1000 positions the usual
+/// search (the fast pass, then the portfolio) gives Seahaven 31 and 40
+/// up, which the layers win, and 35, which they prove lost.
 fn spilled(deal: &str, file: &Path, dir: &Path, more: &[&str]) -> common::Run {
     let mut args = vec![deal, "-search", arg(file), "--spill", arg(dir)];
     args.extend(["--max-states", "1000", "--jobs", "1", "--fast"]);
@@ -39,11 +40,11 @@ fn the_layers_solve_and_prove_and_leave_only_the_users_files() {
     let dir = tmp.join("spill");
     std::fs::create_dir(&dir).unwrap();
     std::fs::write(dir.join("notes.txt"), "mine").unwrap();
-    let file = tmp.join("st4.sol");
-    let r = spilled("st.4", &file, &dir, &[]);
+    let file = tmp.join("st31.sol");
+    let r = spilled("st.31", &file, &dir, &[]);
     assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
     assert!(r.stderr.contains("layer "), "{}", r.stderr);
-    checked("st.4", &file);
+    checked("st.31", &file);
     assert_eq!(names(&dir), ["notes.txt"]);
     let r = spilled("st.35", &tmp.join("st35.sol"), &dir, &[]);
     assert_eq!(r.verdict(), ("INSOLUBLE", 2), "{r:?}");
@@ -60,7 +61,7 @@ fn a_spill_directory_the_search_made_goes_when_left_empty() {
     let r = run(["bd.1", "-search", arg(&file), "--spill", arg(&dir)]);
     assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
     assert!(!dir.exists());
-    let r = spilled("st.4", &tmp.join("st4.sol"), &dir, &[]);
+    let r = spilled("st.31", &tmp.join("st31.sol"), &dir, &[]);
     assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
     assert!(r.stderr.contains("layer "), "{}", r.stderr);
     assert!(!dir.exists());
@@ -72,15 +73,15 @@ fn a_spill_directory_the_search_made_goes_when_left_empty() {
 fn a_search_stopped_by_its_disk_limit_resumes_with_more_room() {
     let tmp = TempDir::new("spill-disk");
     let dir = tmp.join("spill");
-    let file = tmp.join("st3.sol");
-    let r = spilled("st.3", &file, &dir, &["--spill-max", "2K"]);
+    let file = tmp.join("st31.sol");
+    let r = spilled("st.31", &file, &dir, &["--spill-max", "2K"]);
     assert_eq!(r.verdict(), ("ECHEC", 1), "{r:?}");
     assert!(r.stdout.contains("--spill-max"), "{}", r.stdout);
     assert!(!file.exists());
     assert!(names(&dir).contains(&"xpat-spill-manifest".to_string()));
-    let r = spilled("st.3", &file, &dir, &[]);
+    let r = spilled("st.31", &file, &dir, &[]);
     assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
-    checked("st.3", &file);
+    checked("st.31", &file);
     assert!(names(&dir).is_empty(), "{:?}", names(&dir));
 }
 
@@ -89,13 +90,13 @@ fn a_search_stopped_by_its_disk_limit_resumes_with_more_room() {
 #[test]
 fn a_search_stopped_by_its_timeout_resumes_where_it_stopped() {
     let tmp = TempDir::new("spill-time");
-    let whole = spilled("st.2", &tmp.join("a.sol"), &tmp.join("whole"), &[]);
+    let whole = spilled("st.40", &tmp.join("a.sol"), &tmp.join("whole"), &[]);
     let dir = tmp.join("spill");
-    let first = spilled("st.2", &tmp.join("b.sol"), &dir, &["--timeout", "0.3"]);
+    let first = spilled("st.40", &tmp.join("b.sol"), &dir, &["--timeout", "0.3"]);
     if first.stdout.contains("stopped in layer") {
         assert_eq!(first.verdict(), ("ECHEC", 1), "{first:?}");
         assert!(names(&dir).contains(&"xpat-spill-manifest".to_string()));
-        let again = spilled("st.2", &tmp.join("b.sol"), &dir, &[]);
+        let again = spilled("st.40", &tmp.join("b.sol"), &dir, &[]);
         assert_eq!(again.verdict(), whole.verdict(), "{again:?}");
         assert_eq!(
             again.reason().split(": gave up").nth(1),
@@ -111,16 +112,16 @@ fn a_search_stopped_by_its_timeout_resumes_where_it_stopped() {
 fn a_directory_of_another_search_is_refused() {
     let tmp = TempDir::new("spill-foreign");
     let dir = tmp.join("spill");
-    let r = spilled("st.3", &tmp.join("a.sol"), &dir, &["--spill-max", "2K"]);
+    let r = spilled("st.31", &tmp.join("a.sol"), &dir, &["--spill-max", "2K"]);
     assert_eq!(r.verdict(), ("ECHEC", 1), "{r:?}");
-    for (deal, rules) in [("st.35", "forced"), ("st.3", "free")] {
+    for (deal, rules) in [("st.35", "forced"), ("st.31", "free")] {
         let r = spilled(deal, &tmp.join("b.sol"), &dir, &["--rules", rules]);
         assert_eq!(r.code, 3, "{r:?}");
         assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
         assert!(r.stderr.contains("another search"), "{}", r.stderr);
     }
     // Still resumable by its own search.
-    let r = spilled("st.3", &tmp.join("a.sol"), &dir, &[]);
+    let r = spilled("st.31", &tmp.join("a.sol"), &dir, &[]);
     assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
 }
 

@@ -18,7 +18,7 @@
 //! always the buckets'.
 //!
 //! Where each part lives, in the order a search meets them: `fast` (in
-//! FreeCell, a small best-first pass over sequence moves
+//! FreeCell and Seahaven, small best-first passes over sequence moves
 //! first, which proves nothing), `portfolio` (the attempts in turn),
 //! `schedule` (the orderings and budgets), `prover` (the attempt kept
 //! between turns), `turns` (an attempt's limits and what its end means),
@@ -139,7 +139,7 @@ pub struct Limits {
 /// How short a solution [`search`] looks for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Length {
-    /// The first solution found (`--fast`): as FreeCell's fast pass finds
+    /// The first solution found (`--fast`): as the fast pass finds
     /// it, or, from a depth-first attempt (hundreds of moves at times),
     /// with its detours of one or two moves cut.
     AsFound,

@@ -1,4 +1,4 @@
-//! The portfolio: in FreeCell the fast pass ([`super::fast`])
+//! The portfolio: in FreeCell and Seahaven the fast pass ([`super::fast`])
 //! goes first, and the portfolio searches only the deals it leaves. One
 //! ordering can be lost on a deal that another solves
 //! at once, so [`run`] tries the orderings of [`PORTFOLIO`] in turn, each
