@@ -160,6 +160,22 @@ pub(super) const BEAM: Order = Order {
 const BEAM_AFTER: u64 = 80_000;
 pub(super) const BEAM_BUDGET: u64 = 200_000 * super::portfolio_beam::STORED_PER_WIDTH;
 
+/// The orderings of a round in the games where cards also go into
+/// registers or empty columns (FreeCell, Seahaven), in [`PORTFOLIO`]'s
+/// order; the split ones cost more than they save there (see
+/// [`Schedule`]). There the fast pass goes first and wins most deals; of
+/// the fifteen orderings without a split, a few sets were tried on the 36
+/// FreeCell deals of 1..100000 that the pass leaves and the portfolio wins,
+/// and on the 35 of 100001..200000 (positions expanded in all): the
+/// fifteen 2.86 M and 2.71 M, these five 2.36 M and 2.42 M, 0, 8, 10 and
+/// 11 alone 2.21 M and 2.65 M, any one ordering beside 0 3.3 M or more on
+/// the first set. Fewer orderings, less of each round spent beside the
+/// prover: FreeCell 376548's proof 16.9 M → 13.6 M expanded, the four
+/// deals of 1..100000 no play wins 1.48 M → 0.72 M; Seahaven 1..3000
+/// (`survey --fast --jobs 1`) 9.1 M → 6.0 M expanded, 6.0 → 4.3 s, the
+/// same verdicts.
+const ROUND_WITH_ROOM: [usize; 5] = [0, 2, 8, 10, 11];
+
 /// Positions the first round may store per ordering.
 const FIRST_BUDGET: u64 = 20_000;
 /// How much larger each round's budget is than the last. Baker's Dozen
@@ -201,8 +217,8 @@ pub(super) struct Planned {
 /// escape. Elsewhere they cost more than they save: on FreeCell and
 /// Seahaven 1..1000 they added 13% and 6% to the positions expanded in all
 /// (of the 81 and 21 deals that took over 20 000, 25 and 9 were faster).
-/// There the schedule is the one before them, with ordering 0 as the
-/// prover.
+/// There a round is the five orderings of [`ROUND_WITH_ROOM`], with
+/// ordering 0 as the prover.
 ///
 /// The prover takes the first turn of the first round (ordering 0 decides
 /// most deals within it) and the second turn of every later round, where
@@ -246,13 +262,15 @@ impl Schedule {
     pub(super) fn new(max_states: u64, rules: &Rules, prover_alone: bool) -> Schedule {
         let split = rules.only_onto_higher();
         let mut round = [0; PORTFOLIO.len()];
-        let mut orderings = 0;
-        for (i, order) in PORTFOLIO.iter().enumerate() {
-            if split || order.split == 0 {
-                round[orderings] = i;
-                orderings += 1;
+        let orderings = if split {
+            for (i, turn) in round.iter_mut().enumerate() {
+                *turn = i;
             }
-        }
+            PORTFOLIO.len()
+        } else {
+            round[..ROUND_WITH_ROOM.len()].copy_from_slice(&ROUND_WITH_ROOM);
+            ROUND_WITH_ROOM.len()
+        };
         Schedule {
             max_states,
             round,
