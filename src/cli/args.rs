@@ -67,8 +67,9 @@ pub(super) struct RawArgs {
     #[arg(long, value_name = "SIZE", help_heading = LIMITS)]
     pub spill_max: Option<String>,
 
-    /// Keep the first solution found, with detours of one or two moves cut,
-    /// without the shortening that follows by default (its words, with
+    /// Keep the first solution found (a depth-first attempt's with its
+    /// detours of one or two moves cut), without the shortening that
+    /// follows by default (its words, with
     /// the budget's figures, are set in `command`)
     #[arg(long, help_heading = LENGTH)]
     pub fast: bool,
@@ -151,7 +152,8 @@ pub(super) fn command() -> Command {
 /// constants.
 fn fast_help() -> String {
     format!(
-        "Keep the first solution found (detours of 1 or 2 moves cut). By \
+        "Keep the solution as found (a depth-first attempt's with its \
+         detours of 1 or 2 moves cut). By \
          default beam searches then look for a shorter one, expanding at most \
          max({SHORTEN_FLOOR}, the search's expanded positions / {d}, moves² / {q}) \
          positions (a count, not a time), never more than {SHORTEN_CAP} nor {} s nor \
