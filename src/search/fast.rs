@@ -25,10 +25,10 @@ use crate::deal::Deal;
 use crate::state::{Dest, FLOOR, Features, Key, KeyDecoder, Move, State};
 
 /// The rankings a pass may use (the weights of [`Weights::new`]), in the
-/// order [`SCHEDULE`] first takes them. Tuned together with the schedule
-///: starting from hand-picked weights, one weight
-/// of one ranking changed at a time (by one or two, doubled or halved) and
-/// kept when the best schedule over the six became cheaper, on the odd
+/// order [`SCHEDULE`] first takes them. Tuned together with the
+/// schedule: starting from hand-picked weights, one weight of one ranking
+/// changed at a time (by one or two, doubled or halved) and kept when the
+/// best schedule over the six became cheaper, on the odd
 /// seeds of FreeCell 1..20000, each pass's cost counted as twice its
 /// expansions plus the positions it stores (an expansion costs about two
 /// stored positions' work: `survey` rows fitted against time). The rankings

@@ -261,11 +261,8 @@ impl Schedule {
     /// prover's one turn with the whole budget.
     pub(super) fn new(max_states: u64, rules: &Rules, prover_alone: bool) -> Schedule {
         let split = rules.only_onto_higher();
-        let mut round = [0; PORTFOLIO.len()];
+        let mut round: [usize; PORTFOLIO.len()] = std::array::from_fn(|i| i);
         let orderings = if split {
-            for (i, turn) in round.iter_mut().enumerate() {
-                *turn = i;
-            }
             PORTFOLIO.len()
         } else {
             round[..ROUND_WITH_ROOM.len()].copy_from_slice(&ROUND_WITH_ROOM);

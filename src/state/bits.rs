@@ -18,6 +18,14 @@ pub(super) use sse2::{card_bits, top_bits};
 /// Every card, a bit per card.
 pub(super) const ALL_CARDS: u64 = (1 << CARDS) - 1;
 
+impl super::State {
+    /// The top card of every column, a bit per card.
+    #[inline]
+    pub(super) fn column_tops(&self) -> u64 {
+        card_bits(&self.below).in_column & top_bits(&self.above)
+    }
+}
+
 /// The cards, a bit per card, of lower rank than `card`: card numbers grow
 /// with rank, four to a rank (SPEC §2).
 #[inline]

@@ -5,7 +5,6 @@
 //! player makes to reach a card, found greedily, so a search can take them
 //! as one step; they are single-card moves, each checked as it is played.
 
-use super::bits::{card_bits, top_bits};
 use super::{Dest, FLOOR, Move, State, sequence};
 use crate::cards::{CARDS, Card, KING, card_of};
 
@@ -21,7 +20,7 @@ impl State {
     /// [`State::for_each_dig`], its moves written in `moves` (a buffer a
     /// search keeps from one position to the next).
     pub fn for_each_dig_in(&self, moves: &mut Vec<Move>, mut f: impl FnMut(&[Move], &State)) {
-        let tops = card_bits(&self.below).in_column & top_bits(&self.above);
+        let tops = self.column_tops();
         // Each column card's top, walked once for every dig's first step.
         let mut top_of = [0 as Card; CARDS];
         let mut walk = tops;
@@ -120,11 +119,17 @@ impl State {
                 return false;
             }
             start = out.len();
-            let tops = card_bits(&self.below).in_column & top_bits(&self.above);
-            if !self.plan_dig_step(card, keep, out, column_top(self, card), tops) {
+            if !self.plan_dig_step_here(card, keep, out) {
                 return false;
             }
         }
+    }
+
+    /// [`State::plan_dig_step`] with the column tops worked out here: for
+    /// one dig's later steps, each on a position of its own.
+    fn plan_dig_step_here(&self, card: Card, keep: Option<Card>, out: &mut Vec<Move>) -> bool {
+        let top = column_top(self, card);
+        self.plan_dig_step(card, keep, out, top, self.column_tops())
     }
 
     /// Appends to `out` the moves that take the run at the top of the
@@ -236,9 +241,7 @@ mod tests {
                         continue;
                     }
                     let mut moves = Vec::new();
-                    let tops = card_bits(&state.below).in_column & top_bits(&state.above);
-                    let top = column_top(&state, card);
-                    if !state.plan_dig_step(card, None, &mut moves, top, tops) {
+                    if !state.plan_dig_step_here(card, None, &mut moves) {
                         continue;
                     }
                     let mut child = state.clone();

@@ -19,7 +19,6 @@
 //! and the position is the run carried whole, then what goes up by itself
 //! (a debug build checks it against the moves played one by one).
 
-use super::bits::{card_bits, top_bits};
 use super::{Dest, FLOOR, Move, State};
 use crate::cards::{Card, next_cards};
 use crate::rules::EmptyColumn;
@@ -100,7 +99,7 @@ impl State {
         if to_card < 2 {
             return;
         }
-        let tops = card_bits(&self.below).in_column & top_bits(&self.above);
+        let tops = self.column_tops();
         let next = next_cards(&self.foundation);
         let mut run = [0 as Card; LONGEST_RUN];
         let mut column_tops = tops;
