@@ -67,6 +67,14 @@ pub(super) struct RawArgs {
     #[arg(long, value_name = "SIZE", help_heading = LIMITS)]
     pub spill_max: Option<String>,
 
+    /// Baker's Dozen, forced rules: store one name per component of host
+    /// moves (a card moved between two cards one rank higher) instead of
+    /// every position, so a proof takes far less memory (--max-states
+    /// counts names); one thread, depth-first, slow to find wins (see
+    /// docs/components.md)
+    #[arg(long, help_heading = LIMITS)]
+    pub components: bool,
+
     /// Keep the first solution found (a depth-first attempt's with its
     /// detours of one or two moves cut), without the shortening that
     /// follows by default (its words, with

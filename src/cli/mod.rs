@@ -107,6 +107,7 @@ pub fn run(options: Options) -> u8 {
             file,
             limits,
             spill,
+            components,
             export,
             html,
         } => Start::new(game, foundation).and_then(|start| {
@@ -115,6 +116,7 @@ pub fn run(options: Options) -> u8 {
                 export: export.as_ref(),
                 html: html.as_deref(),
                 spill: spill.as_ref(),
+                components: *components,
             };
             solve::run(&start, limits, &out)
         }),

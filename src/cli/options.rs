@@ -53,6 +53,8 @@ pub enum Mode {
         limits: Limits,
         /// `--spill DIR`: go on in layers on disk past `--max-states`.
         spill: Option<Spill>,
+        /// `--components`: search Baker's Dozen a component at a time.
+        components: bool,
         export: Option<Export>,
         /// `--html PAGE`: the web page to write for a solution found.
         html: Option<PathBuf>,
@@ -118,6 +120,7 @@ impl TryFrom<RawArgs> for Options {
                 file: file_name("--search <FILE>", file)?,
                 limits: limits(&raw)?,
                 spill: spill(&raw)?,
+                components: components(&raw)?,
                 export,
                 html,
             },
@@ -220,6 +223,7 @@ fn no_limits(raw: &RawArgs, why: &str) -> Result<(), UsageError> {
         ("--optimal", "about the search's solution", raw.optimal),
         ("--spill", "a search option", raw.spill.is_some()),
         ("--spill-max", "a search option", raw.spill_max.is_some()),
+        ("--components", "a search option", raw.components),
     ];
     match given.iter().find(|(.., present)| *present) {
         Some((option, what, _)) => Err(UsageError(format!("'{option}' is {what}: it {why}"))),
@@ -244,6 +248,26 @@ fn limits(raw: &RawArgs) -> Result<Limits, UsageError> {
         length: length(raw)?,
         ..default
     })
+}
+
+/// `--components`, refused with the options of another search (whether
+/// the game and rules allow it is known once the start is read).
+fn components(raw: &RawArgs) -> Result<bool, UsageError> {
+    if !raw.components {
+        return Ok(false);
+    }
+    for (option, given) in [
+        ("--spill", raw.spill.is_some()),
+        ("--optimal", raw.optimal),
+        ("--diff", raw.diff.is_some()),
+    ] {
+        if given {
+            return Err(UsageError(format!(
+                "'--components' cannot be used with '{option}': it is a search of its own, depth-first over components"
+            )));
+        }
+    }
+    Ok(true)
 }
 
 /// `--spill DIR` and `--spill-max SIZE`: the layered search past the

@@ -14,6 +14,7 @@ use super::{EXIT_ECHEC, EXIT_INSOLUBLE, EXIT_SUCCES, export, page};
 use xpat_solver::check::Verdict;
 use xpat_solver::foundation::Foundation;
 use xpat_solver::rules::GameId;
+use xpat_solver::search::components;
 use xpat_solver::search::layered::{self, Spill};
 use xpat_solver::search::{
     self, BYTES_PER_POSITION, Length, Limit, Limits, MAX_STATES, Outcome, Report, Stats,
@@ -28,6 +29,8 @@ pub(super) struct Outputs<'a> {
     pub html: Option<&'a Path>,
     /// `--spill DIR`: where the layers past the state limit go.
     pub spill: Option<&'a Spill>,
+    /// `--components`: Baker's Dozen searched a component at a time.
+    pub components: bool,
 }
 
 /// Searches from the start (the deal, or a player's position); the exit
@@ -38,6 +41,11 @@ pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
     let made_spill_dir = out.spill.is_some_and(|s| !s.dir.exists());
     if let Some(spill) = out.spill {
         layered::check(&start.deal, spill).map_err(anyhow::Error::msg)?;
+    }
+    if out.components
+        && let Some(why) = components::refusal(&start.deal)
+    {
+        bail!(why);
     }
     let files = Files::for_search(start, out.file, out.export, out.html)?;
     start.introduce()?;
@@ -56,6 +64,10 @@ pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
         )?;
     }
     let (report, stopped) = match out.spill {
+        None if out.components => {
+            let searched = search_components(start, limits);
+            (searched.report, searched.stopped)
+        }
         None => (search_with_progress(start, limits), None),
         Some(spill) => {
             let spilled = search_spilling(start, limits, spill);
@@ -67,7 +79,11 @@ pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
             (spilled.report, spilled.stopped)
         }
     };
-    let summary = summary(start.deal.id, &report.stats);
+    let summary = if out.components {
+        components_summary(start.deal.id, &report.stats)
+    } else {
+        summary(start.deal.id, &report.stats)
+    };
     if let Some(why) = stopped {
         say!("{summary}: gave up, {why}; nothing written")?;
         say!("ECHEC")?;
@@ -93,6 +109,22 @@ fn search_with_progress(start: &Start, limits: &Limits) -> Report {
     let report = run(Some(&mut show as _));
     note(format_args!("\r{:90}\r", ""));
     report
+}
+
+/// The search with `--components`, from the start's position, with the
+/// usual progress line (its positions stored are names).
+fn search_components(start: &Start, limits: &Limits) -> components::Searched {
+    let position = start
+        .state()
+        .expect("--components is refused where the start is no position");
+    let run = |progress: Option<search::Progress>| components::search(&position, limits, progress);
+    if !std::io::stderr().is_terminal() {
+        return run(None);
+    }
+    let mut show = |stats: &Stats| note(format_args!("\r{}", progress(stats)));
+    let searched = run(Some(&mut show as _));
+    note(format_args!("\r{:90}\r", ""));
+    searched
 }
 
 /// The search with `--spill`: the usual one's progress line as
@@ -165,6 +197,19 @@ fn summary(id: GameId, s: &Stats) -> String {
         if s.attempts == 1 { "" } else { "es" },
         peak >> 20,
         s.peak_stored,
+    )
+}
+
+/// The summary of a `--components` search: names stored, positions
+/// listed (each once), time and memory.
+fn components_summary(id: GameId, s: &Stats) -> String {
+    let peak = xpat_solver::memory::peak().unwrap_or(0);
+    format!(
+        "{id}: {} component names stored, {} positions listed, {:.3} s, peak memory {} MB",
+        s.stored,
+        s.expanded,
+        s.elapsed.as_secs_f64(),
+        peak >> 20,
     )
 }
 

@@ -107,6 +107,18 @@ impl Start {
         }
     }
 
+    /// The start as a search under forced rules takes it: the deal's
+    /// position, or the player's normalized; `None` for a start that is
+    /// not one [`State`] (Midnight Oil's table under the complete rules).
+    pub fn state(&self) -> Option<State> {
+        match self.player.as_ref().map(|p| p.followed.position()) {
+            None if midnight::plays(&self.deal) => None,
+            None => Some(State::new(&self.deal)),
+            Some(Position::Normalized(state) | Position::Exact(state)) => Some(state.clone()),
+            Some(Position::Table(_)) => None,
+        }
+    }
+
     /// Cards on the foundation at the start.
     pub fn score(&self) -> u8 {
         match &self.player {

@@ -29,10 +29,13 @@
 //! frontier), `visited` (the store and its table), `path` (the moves back
 //! from a won position, made shorter), `shorten` (the default's bounded
 //! effort to make a solution shorter). `--optimal` runs `optimal` (an A* search, with
-//! `open`, its open list) instead of the portfolio.
+//! `open`, its open list) instead of the portfolio, and `--components`
+//! runs `components` (Baker's Dozen, depth-first over components of host
+//! moves, a name stored for each).
 
 mod attempt;
 mod complete_rules;
+pub mod components;
 mod fast;
 mod free_rules;
 mod frontier;

@@ -116,6 +116,15 @@ impl Key {
         cards
     }
 
+    /// The key with `card` coded as lying in a register: a mark that a
+    /// game without registers (Baker's Dozen) never uses, so that a key
+    /// can also name a set of positions (`search/components`).
+    pub fn marked(&self, card: Card) -> Key {
+        let mut key = *self;
+        key.record(card, REGISTER);
+        key
+    }
+
     /// Records that `card` now lies on `under`: a card, [`FLOOR`],
     /// [`REGISTER`] or [`FOUNDATION`].
     #[inline]

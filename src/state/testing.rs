@@ -13,7 +13,7 @@ use crate::rules::{EmptyColumn, GAMES, GameId, Rules, find};
 
 /// The deal of `game` (long name or alias) and `seed`, and its normalized
 /// initial position.
-pub(super) fn initial(game: &str, seed: u32) -> (Deal, State) {
+pub(crate) fn initial(game: &str, seed: u32) -> (Deal, State) {
     let deal = test_deal(game, seed);
     let state = State::new(&deal);
     (deal, state)
@@ -82,7 +82,7 @@ pub(crate) fn xorshift(rng: &mut u64) -> u64 {
 
 /// Calls `visit` with a deal's position and each position of a random
 /// legal walk from it, up to `steps` of them.
-pub(super) fn walk(game: &str, seed: u32, steps: usize, rng: &mut u64, visit: impl FnMut(&State)) {
+pub(crate) fn walk(game: &str, seed: u32, steps: usize, rng: &mut u64, visit: impl FnMut(&State)) {
     walk_from(initial(game, seed).1, steps, rng, visit);
 }
 
@@ -132,7 +132,7 @@ pub(super) fn with(state: &State, automatic: Automatic) -> State {
 /// there are more than `cap` before a win.
 /// Every position a game with automatic moves reaches is one the same game
 /// without them reaches too, so when that one is decided, so is this one.
-pub(super) fn winnable(state: &State, cap: usize) -> Option<bool> {
+pub(crate) fn winnable(state: &State, cap: usize) -> Option<bool> {
     winnable_by(state, cap, |state, f| state.for_each_move(f))
 }
 
@@ -190,6 +190,16 @@ pub(super) fn small(
         state.place_up(card);
     }
     state
+}
+
+/// A small position of `game` under forced rules, with no register:
+/// [`small`]'s cards above rank `up_to` in `columns` columns, then every
+/// card that can go up gone up.
+pub(crate) fn small_forced(game: &str, up_to: u8, columns: usize, rng: &mut u64) -> State {
+    with(
+        &small(variant(game, 0), up_to, columns, 0, rng),
+        Automatic::Every,
+    )
 }
 
 /// `game`'s rules with `registers` registers and empty columns that take

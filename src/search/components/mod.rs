@@ -1,0 +1,335 @@
+//! `-search --components`: Baker's Dozen under forced rules searched one
+//! *component* at a time, storing a name per component where the usual
+//! search stores every position (docs/components.md has the figures).
+//!
+//! # Components
+//!
+//! A *host move* takes a card lying on a card one rank higher (its host)
+//! to another card one rank higher, and sends no card up. It can be
+//! undone: the card's old host is left on top, not its suit's next card
+//! (else it would have gone up), and the next move can put the card back.
+//! So the positions host moves join (a component) can each reach every
+//! other: a component is won or lost as a whole, and a search that stores
+//! one name per component, and expands each component by every move out
+//! of every position in it, reaches a won position exactly when the
+//! search over positions does. `INSOLUBLE` stays a proof.
+//!
+//! # Names
+//!
+//! `Class::of` (`class.rs`) reads from one position which loose cards are *movable*
+//! and names the component by the position's key with those cards marked
+//! (see its doc for the rule): a component is a product, per rank, of the
+//! ways of placing that rank's movable cards on the free hosts of the rank
+//! above. Why, in short: a host move takes a movable card to a free host
+//! of its rank and sends nothing up, so no rank's count of free hosts and
+//! no card's frozen state changes: every position of a component bears
+//! the same name. Conversely, the cards above a movable card are movable,
+//! each rank of them with a free host, so they can be moved aside one by
+//! one, top first, and the card taken to any free host of its rank; with
+//! one free host, cards moving among the same hosts reach every placement
+//! (a sliding puzzle on a complete graph), and placing one rank after
+//! another from the Queens down reaches every placement of the product.
+//!
+//! The search does not take that argument on trust: expanding a component
+//! lists its positions by their host moves, and checks that each lies in
+//! the set its name describes (its cards that are not movable where the
+//! name has them; the movable ones can only be on hosts, one to a host)
+//! and that their count is that set's size, the product
+//! (`Class::size`). Then the component is exactly that set, so a later
+//! position with that name lies in it and can be skipped. A component
+//! that failed the check would stop the search with `ECHEC` rather than
+//! let it claim a proof; no run so far has met one. (The tests check the
+//! argument itself on small games searched whole: every component bears
+//! one name, and no two share one.)
+//!
+//! # The cost
+//!
+//! Every position is still listed once, as the usual search expands it
+//! once: names cut the memory (11 to 704 positions a name on the hardest
+//! deals), not the time. The search is depth-first, children with more
+//! cards up first: it is a tool for proofs, and finds wins late.
+
+mod class;
+#[cfg(test)]
+mod tests;
+
+use std::time::{Duration, Instant};
+
+use rustc_hash::FxHashSet;
+
+pub(crate) use class::{Class, is_host_move, marked};
+
+use super::{Limit, Limits, Outcome, Progress, Report, Stats};
+use crate::deal::Deal;
+use crate::foundation::Foundation;
+use crate::rules::Build;
+use crate::state::{Dest, Key, Move, State};
+
+/// Why `--components` cannot search `deal`, if it cannot. The names hold
+/// where a card moves only onto a card one rank higher, of any suit, and
+/// no register can hold a card (the mark is the register code): Baker's
+/// Dozen; and where every card that can go up goes up.
+pub fn refusal(deal: &Deal) -> Option<String> {
+    let rules = deal.id.rules;
+    if !(rules.only_onto_higher() && rules.build == Build::AnySuit) {
+        return Some(format!(
+            "'--components' searches Baker's Dozen only (cards built on any card one rank higher, no free cell, nothing into an empty column), not {}",
+            rules.name
+        ));
+    }
+    if deal.foundation != Foundation::Forced {
+        return Some(
+            "'--components' needs forced foundation moves (--rules forced): a component's name relies on every card that can go up going up"
+                .into(),
+        );
+    }
+    None
+}
+
+/// What [`search`] ends with: the usual report, and why no verdict was
+/// reached when a component failed its check.
+pub struct Searched {
+    /// The outcome and the figures: `stored` counts names.
+    pub report: Report,
+    /// Why the outcome is no verdict, when a component failed its check.
+    pub stopped: Option<String>,
+}
+
+/// One component being searched: the children not entered yet (a
+/// position of each new component it leads to, with the moves there from
+/// the component's first position), the next one to enter last.
+struct Frame {
+    children: Vec<(State, Vec<Move>)>,
+    /// Moves from the start to this component's first position.
+    depth: usize,
+}
+
+/// How long between two calls of the progress callback.
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
+/// Searches from `start` (a position of a Baker's Dozen deal under forced
+/// rules, see [`refusal`]) over components, within `limits`: its
+/// `max_states` counts names stored. `jobs`, `length`, `diff` and the
+/// prover settings are not used: one thread, the first solution found.
+pub fn search(start: &State, limits: &Limits, mut progress: Option<Progress>) -> Searched {
+    let began = Instant::now();
+    let mut stats = Stats {
+        attempts: 1,
+        best_score: start.score(),
+        ..Stats::default()
+    };
+    let mut names = Names::default();
+    let mut path: Vec<Move> = Vec::new();
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut last_shown = began;
+    let mut current = start.clone();
+    names.names.insert(Class::of(start).name);
+    let end = |outcome: Outcome, stats: &mut Stats, names: &Names| {
+        stats.elapsed = began.elapsed();
+        stats.stored = names.names.len() as u64;
+        stats.stored_now = names.names.len() as u64;
+        stats.peak_stored = names.names.len() as u64;
+        Searched {
+            report: Report {
+                outcome,
+                stats: stats.clone(),
+            },
+            stopped: None,
+        }
+    };
+    if start.is_won() {
+        return end(Outcome::Solved(Vec::new()), &mut stats, &names);
+    }
+    loop {
+        let expanded = match expand(&current, &mut names) {
+            Err(why) => {
+                let mut searched = end(Outcome::Insoluble, &mut stats, &names);
+                searched.stopped = Some(why);
+                return searched;
+            }
+            Ok(expanded) => expanded,
+        };
+        stats.expanded += expanded.listed;
+        if let Some(moves) = expanded.won {
+            path.extend(moves);
+            return end(Outcome::Solved(path), &mut stats, &names);
+        }
+        for (child, _) in &expanded.children {
+            stats.best_score = stats.best_score.max(child.score());
+        }
+        frames.push(Frame {
+            children: expanded.children,
+            depth: path.len(),
+        });
+        // The next component: the top frame's next child, or back up.
+        loop {
+            let Some(frame) = frames.last_mut() else {
+                return end(Outcome::Insoluble, &mut stats, &names);
+            };
+            let Some((child, moves)) = frame.children.pop() else {
+                frames.pop();
+                continue;
+            };
+            path.truncate(frame.depth);
+            path.extend(moves);
+            current = child;
+            break;
+        }
+        stats.frontier = frames.iter().map(|f| f.children.len() as u64).sum();
+        if names.names.len() as u64 >= limits.max_states {
+            return end(Outcome::GaveUp(Limit::States), &mut stats, &names);
+        }
+        let now = Instant::now();
+        if limits.timeout.is_some_and(|t| now - began >= t) {
+            return end(Outcome::GaveUp(Limit::Time), &mut stats, &names);
+        }
+        if limits
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            return end(Outcome::GaveUp(Limit::Cancelled), &mut stats, &names);
+        }
+        if now - last_shown >= PROGRESS_EVERY {
+            last_shown = now;
+            if let Some(show) = progress.as_mut() {
+                stats.elapsed = began.elapsed();
+                stats.stored = names.names.len() as u64;
+                stats.stored_now = names.names.len() as u64;
+                stats.peak_stored = names.names.len() as u64;
+                show(&stats);
+            }
+        }
+    }
+}
+
+/// What expanding one component gives.
+struct Expanded {
+    /// Positions listed.
+    listed: u64,
+    /// The moves from the component's first position to a won position,
+    /// if one is a move away.
+    won: Option<Vec<Move>>,
+    /// A position of each new component a move leads to, not lost for
+    /// good, with the moves from the first position; more cards up last,
+    /// so that they are entered first.
+    children: Vec<(State, Vec<Move>)>,
+}
+
+/// The names a search has met.
+#[derive(Default)]
+struct Names {
+    /// Every component entered or waiting to be: what makes the search
+    /// end, so never forgotten.
+    names: FxHashSet<Key>,
+    /// Components lost for good met lately. Most children are (bd.43311:
+    /// 19.5 M of 20.3 M names), so they are not stored for good: this
+    /// set is emptied when it reaches [`LOST_KEPT`], and a component met
+    /// again after that is tested again.
+    lost: FxHashSet<Key>,
+}
+
+/// The most names of lost components kept at once (some 200 MB).
+const LOST_KEPT: usize = 4_000_000;
+
+/// Lists the component of `first` by its host moves, checking each
+/// position's name and their count, and names the components its other
+/// moves lead to, recording the new ones in `names`.
+fn expand(first: &State, names: &mut Names) -> Result<Expanded, String> {
+    let class = Class::of(first);
+    // Each position listed, with the position it was reached from and
+    // the move, to find the way back.
+    let mut listed: Vec<(State, u32, Move)> = vec![(first.clone(), u32::MAX, NO_MOVE)];
+    let mut keys: FxHashSet<Key> = FxHashSet::default();
+    keys.insert(first.key());
+    let mut outside: Vec<(State, u32, Move)> = Vec::new();
+    let mut won = None;
+    let mut at = 0;
+    while at < listed.len() && won.is_none() {
+        let here = listed[at].0.clone();
+        let mut mismatch = false;
+        here.for_each_move(|mv| {
+            let mut next = here.clone();
+            next.apply(mv);
+            if next.is_won() {
+                won.get_or_insert((at, mv));
+                return;
+            }
+            if keys.contains(&next.key()) {
+                return;
+            }
+            if is_host_move(&here, mv.card, matches!(mv.dest, Dest::Card(_)), &next) {
+                // In the component's set (fixed cards where the name has
+                // them, movable ones on hosts): with the count checked
+                // below, the component is that set.
+                mismatch |= marked(&next, class.movable) != class.name;
+                keys.insert(next.key());
+                listed.push((next, at as u32, mv));
+            } else {
+                outside.push((next, at as u32, mv));
+            }
+        });
+        if mismatch {
+            return Err(mismatch_message());
+        }
+        at += 1;
+    }
+    let way_to = |mut at: u32| {
+        let mut moves = Vec::new();
+        while at != u32::MAX {
+            let (_, from, mv) = &listed[at as usize];
+            if *from != u32::MAX {
+                moves.push(*mv);
+            }
+            at = *from;
+        }
+        moves.reverse();
+        moves
+    };
+    if let Some((at, mv)) = won {
+        let mut moves = way_to(at as u32);
+        moves.push(mv);
+        return Ok(Expanded {
+            listed: listed.len() as u64,
+            won: Some(moves),
+            children: Vec::new(),
+        });
+    }
+    if listed.len() as u128 != class.size {
+        return Err(mismatch_message());
+    }
+    let mut children = Vec::new();
+    for (child, at, mv) in outside {
+        let name = Class::of(&child).name;
+        if names.names.contains(&name) || names.lost.contains(&name) {
+            continue;
+        }
+        if child.is_blocked_for_good() {
+            if names.lost.len() >= LOST_KEPT {
+                names.lost.clear();
+            }
+            names.lost.insert(name);
+            continue;
+        }
+        names.names.insert(name);
+        let mut moves = way_to(at);
+        moves.push(mv);
+        children.push((child, moves));
+    }
+    children.sort_by_key(|(child, _)| child.score());
+    Ok(Expanded {
+        listed: listed.len() as u64,
+        won: None,
+        children,
+    })
+}
+
+/// A placeholder for the first position's move (it has none).
+const NO_MOVE: Move = Move {
+    card: 0,
+    dest: Dest::Register,
+};
+
+fn mismatch_message() -> String {
+    "a component did not match its name (a bug: please report the deal), so no proof".into()
+}

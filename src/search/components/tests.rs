@@ -1,0 +1,185 @@
+//! Components held to the positions they stand for: on small games
+//! searched whole, one name per component and no two components under
+//! one name, and the search over names giving the plain search's verdict;
+//! along walks of real deals, every component the size its name says.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::{Class, Names, expand, is_host_move, search};
+use crate::search::{Limits, Outcome};
+use crate::state::testing::{initial, small_forced, walk, winnable, xorshift};
+use crate::state::{Dest, Key, State};
+
+/// The most positions a plain search of a small game may hold.
+const CAP: usize = 200_000;
+
+/// The positions of `state`'s component, by its host moves.
+fn component(state: &State) -> Vec<State> {
+    let mut keys = FxHashSet::default();
+    keys.insert(state.key());
+    let mut members = vec![state.clone()];
+    let mut at = 0;
+    while at < members.len() {
+        let here = members[at].clone();
+        at += 1;
+        here.for_each_move(|mv| {
+            let mut next = here.clone();
+            next.apply(mv);
+            let onto_card = matches!(mv.dest, Dest::Card(_));
+            if is_host_move(&here, mv.card, onto_card, &next) && keys.insert(next.key()) {
+                members.push(next);
+            }
+        });
+    }
+    members
+}
+
+/// Every position reachable from `state`, or `None` past `CAP`.
+fn reachable(state: &State) -> Option<Vec<State>> {
+    let mut keys = FxHashSet::default();
+    keys.insert(state.key());
+    let mut all = vec![state.clone()];
+    let mut at = 0;
+    while at < all.len() {
+        let here = all[at].clone();
+        at += 1;
+        here.for_each_move(|mv| {
+            let mut next = here.clone();
+            next.apply(mv);
+            if keys.insert(next.key()) {
+                all.push(next);
+            }
+        });
+        if all.len() > CAP {
+            return None;
+        }
+    }
+    Some(all)
+}
+
+/// Small Baker's Dozen games: the cards above `up_to` in `columns`
+/// columns, several deals of each shape.
+fn small_games() -> Vec<State> {
+    let mut rng = 0x5EED_C04B_0AE5_0001_u64;
+    let mut games = Vec::new();
+    for (up_to, columns) in [(9, 4), (9, 6), (8, 5), (8, 7), (7, 6), (7, 8)] {
+        for _ in 0..10 {
+            games.push(small_forced("bd", up_to, columns, &mut rng));
+        }
+    }
+    games
+}
+
+#[test]
+fn on_small_games_each_component_has_one_name_and_no_two_share_one() {
+    let (mut components, mut larger, mut games) = (0, 0, 0);
+    for game in small_games() {
+        let Some(all) = reachable(&game) else {
+            continue;
+        };
+        games += 1;
+        let mut component_of: FxHashMap<Key, usize> = FxHashMap::default();
+        let mut named: FxHashMap<Key, usize> = FxHashMap::default();
+        for position in &all {
+            if component_of.contains_key(&position.key()) {
+                continue;
+            }
+            let id = components;
+            components += 1;
+            let members = component(position);
+            let class = Class::of(position);
+            assert_eq!(members.len() as u128, class.size, "\n{position}");
+            larger += usize::from(members.len() > 1);
+            for member in &members {
+                assert_eq!(Class::of(member).name, class.name, "\n{position}\n{member}");
+                component_of.insert(member.key(), id);
+            }
+            let before = named.insert(class.name, id);
+            assert_eq!(before, None, "two components named alike:\n{position}");
+        }
+    }
+    // The shapes are chosen so that most games are searched whole and
+    // many components hold several positions.
+    assert!(games >= 40, "{games} games searched whole");
+    assert!(
+        larger >= 1000,
+        "{larger} of {components} components larger than one"
+    );
+}
+
+#[test]
+fn the_search_over_names_gives_the_plain_verdict_and_a_winning_path() {
+    let limits = Limits {
+        max_states: CAP as u64,
+        ..Limits::default()
+    };
+    let (mut won, mut lost) = (0, 0);
+    for game in small_games() {
+        let Some(plain) = winnable(&game, CAP) else {
+            continue;
+        };
+        let searched = search(&game, &limits, None);
+        assert_eq!(searched.stopped, None);
+        match searched.report.outcome {
+            Outcome::Solved(moves) => {
+                assert!(plain, "won over names, lost over positions:\n{game}");
+                let mut replay = game.clone();
+                for mv in moves {
+                    assert_eq!(replay.check_move(mv), Ok(()), "\n{game}");
+                    replay.apply(mv);
+                }
+                assert!(replay.is_won(), "\n{game}");
+                won += 1;
+            }
+            Outcome::Insoluble => {
+                assert!(!plain, "lost over names, won over positions:\n{game}");
+                lost += 1;
+            }
+            Outcome::GaveUp(limit) => panic!("{limit} on a small game:\n{game}"),
+        }
+    }
+    assert!(won >= 10 && lost >= 10, "{won} won, {lost} lost");
+}
+
+#[test]
+fn along_walks_of_real_deals_every_component_is_its_names_size() {
+    let mut rng = 0x0BD0_C0A9_E175_u64;
+    let (mut checked, mut larger) = (0, 0);
+    for seed in 1..=15 {
+        let steps = 20 + (xorshift(&mut rng) % 40) as usize;
+        walk("bd", seed, steps, &mut rng, |position| {
+            let members = component(position);
+            let class = Class::of(position);
+            assert_eq!(members.len() as u128, class.size, "bd.{seed}\n{position}");
+            for member in &members {
+                assert_eq!(Class::of(member).name, class.name, "bd.{seed}\n{member}");
+            }
+            checked += 1;
+            larger += usize::from(members.len() > 1);
+        });
+    }
+    assert!(checked >= 300 && larger >= 100, "{larger} of {checked}");
+}
+
+#[test]
+fn expanding_a_component_lists_it_whole_and_names_each_child_once() {
+    let (_, position) = initial("bd", 2);
+    let mut names = Names::default();
+    names.names.insert(Class::of(&position).name);
+    let expanded = expand(&position, &mut names).expect("names match");
+    assert_eq!(expanded.listed as u128, Class::of(&position).size);
+    let children: FxHashSet<Key> = expanded
+        .children
+        .iter()
+        .map(|(c, _)| Class::of(c).name)
+        .collect();
+    assert_eq!(children.len(), expanded.children.len());
+    // The moves given with each child lead there from the position.
+    for (child, moves) in &expanded.children {
+        let mut replay = position.clone();
+        for &mv in moves {
+            replay.apply(mv);
+        }
+        assert_eq!(&replay, child);
+    }
+}

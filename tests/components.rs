@@ -1,0 +1,74 @@
+//! `-search --components` through the real binary: Baker's Dozen proofs
+//! and wins over component names, with the usual search's verdicts; every
+//! other game, rule or search option refused with exit 3.
+
+mod common;
+
+use common::{TempDir, arg, run};
+
+/// Two deals forcing loses (docs/results.md), proven lost over names as
+/// the usual search proves them, and no file left behind.
+#[test]
+fn components_prove_what_the_usual_search_proves() {
+    let tmp = TempDir::new("components-proof");
+    for deal in ["bd.64924", "bd.68467"] {
+        let file = tmp.join("lost.sol");
+        let usual = run([deal, "-search", arg(&file), "--jobs", "1"]);
+        assert_eq!(usual.verdict(), ("INSOLUBLE", 2), "{usual:?}");
+        let names = run([deal, "-search", arg(&file), "--components"]);
+        assert_eq!(names.verdict(), ("INSOLUBLE", 2), "{names:?}");
+        assert!(names.stdout.contains("component names stored"), "{names:?}");
+        assert!(!file.exists());
+    }
+}
+
+/// A won deal: the solution written replays to the won game.
+#[test]
+fn components_write_a_solution_that_replays() {
+    let tmp = TempDir::new("components-win");
+    for deal in ["bd.7", "bd.2"] {
+        let file = tmp.join("won.sol");
+        let r = run([deal, "-search", arg(&file), "--components"]);
+        assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
+        let check = run([deal, "-check", arg(&file)]);
+        assert_eq!(check.verdict(), ("SUCCES", 0), "{check:?}");
+    }
+}
+
+/// Refused, with a line saying why: other games, other rules, and the
+/// options of other searches.
+#[test]
+fn components_refuse_what_they_cannot_search() {
+    let tmp = TempDir::new("components-refused");
+    let file = tmp.join("x.sol");
+    let f = arg(&file);
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["fc.1", "-search", f, "--components"],
+            "Baker's Dozen only",
+        ),
+        (
+            &["mo.1", "-search", f, "--components"],
+            "Baker's Dozen only",
+        ),
+        (
+            &["bd.1", "-search", f, "--components", "--rules", "free"],
+            "forced",
+        ),
+        (
+            &["bd.1", "-search", f, "--components", "--optimal"],
+            "--optimal",
+        ),
+        (
+            &["bd.1", "-search", f, "--components", "--spill", f],
+            "--spill",
+        ),
+        (&["bd.1", "--components"], "needs '--search FILE'"),
+    ];
+    for (args, says) in cases {
+        let r = run(args);
+        assert_eq!(r.code, 3, "{args:?}: {r:?}");
+        assert!(r.stderr.contains(says), "{args:?}: {r:?}");
+        assert!(!file.exists(), "{args:?}");
+    }
+}
