@@ -35,6 +35,66 @@ fn components_write_a_solution_that_replays() {
     }
 }
 
+/// From a player's xpat2 save: the rest of their game, which `-check`
+/// with the same save replays to the won game.
+#[test]
+fn components_go_on_from_a_players_save() {
+    let tmp = TempDir::new("components-save");
+    let save = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/xpat2/bd7-clicks.xpat2");
+    let file = tmp.join("rest.sol");
+    let (s, f) = (arg(&save), arg(&file));
+    let r = run(["--from-xpat2", s, "-search", f, "--components"]);
+    assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
+    let check = run(["--from-xpat2", s, "-check", f]);
+    assert_eq!(check.verdict(), ("SUCCES", 0), "{check:?}");
+}
+
+/// `survey --components`: Baker's Dozen's verdicts those of the usual
+/// survey (two deals lost, two won), each solution written checks, and a
+/// FreeCell deal in the same survey searched as usual.
+#[test]
+fn a_survey_by_components_gives_the_usual_verdicts() {
+    let tmp = TempDir::new("components-survey");
+    let verdicts = |csv: &std::path::Path| -> Vec<String> {
+        let text = std::fs::read_to_string(csv).unwrap();
+        text.lines()
+            .skip(1)
+            .map(|l| l.split(',').take(3).collect::<Vec<_>>().join(","))
+            .collect()
+    };
+    let seeds = "2,7,64924,68467";
+    let (usual, names) = (tmp.join("usual.csv"), tmp.join("names.csv"));
+    let sols = tmp.join("sols");
+    let r = common::survey(&["bd,fc", seeds, "--jobs", "1", "--out", arg(&usual)]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let r = common::survey(&[
+        "bd,fc",
+        seeds,
+        "--jobs",
+        "1",
+        "--components",
+        "--out",
+        arg(&names),
+        "--solutions",
+        arg(&sols),
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(verdicts(&usual), verdicts(&names));
+    assert_eq!(
+        verdicts(&names)
+            .iter()
+            .filter(|v| v.ends_with("INSOLUBLE"))
+            .count(),
+        2
+    );
+    for seed in ["2", "7"] {
+        let file = sols.join(format!("BakersDozen.{seed}.sol"));
+        let check = run([&format!("bd.{seed}"), "-check", arg(&file)]);
+        assert_eq!(check.verdict(), ("SUCCES", 0), "{check:?}");
+    }
+}
+
 /// Refused, with a line saying why: other games, other rules, and the
 /// options of other searches.
 #[test]

@@ -75,7 +75,7 @@ files, 130 interrupted.";
 #[command(name = "xpat-solver survey", after_help = AFTER_HELP)]
 #[command(group = clap::ArgGroup::new("surveying").multiple(true).args([
     "games", "seeds", "random", "rng_seed", "jobs", "timeout", "max_states", "fast",
-    "optimal", "out", "resume", "solutions", "foundation", "rules", "shard",
+    "optimal", "out", "resume", "solutions", "foundation", "rules", "shard", "components",
 ]))]
 struct Cli {
     /// Games: fc,st,mo,bd (names or aliases) or all
@@ -148,6 +148,13 @@ struct Cli {
     /// Take only the deals whose position in the list is K modulo N
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
+
+    /// Search Baker's Dozen under forced rules by components, one name
+    /// stored per component of host moves (as -search --components; the
+    /// forced search of --foundation both too); other games and rules as
+    /// usual
+    #[arg(long, conflicts_with = "optimal")]
+    components: bool,
 
     /// Summarize survey files (shards merge) instead of surveying
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "surveying")]
@@ -286,6 +293,9 @@ pub struct Plan {
     pub solutions: Option<PathBuf>,
     /// The rules the deals are played by (`--foundation`, `--rules`).
     pub under: Under,
+    /// Baker's Dozen under forced rules searched by components
+    /// (`--components`).
+    pub components: bool,
     /// The arguments after `survey`, to print the command that resumes.
     pub words: Vec<String>,
 }
@@ -415,6 +425,7 @@ fn check(cli: Cli, words: Vec<String>) -> Result<Command, String> {
         resume: cli.resume,
         solutions: cli.solutions,
         under,
+        components: cli.components,
         words,
     }))
 }

@@ -24,7 +24,8 @@ use crate::check::{self, Verdict as Replay};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
 use crate::rules::GameId;
-use crate::search::{self, BYTES_PER_POSITION, Limit, Limits, MAX_STATES, Outcome};
+use crate::search::{self, BYTES_PER_POSITION, Limit, Limits, MAX_STATES, Outcome, components};
+use crate::state::State;
 use crate::{memory, midnight, solution};
 
 use super::args::{EXIT_USAGE, Plan, Under};
@@ -62,6 +63,8 @@ struct Work<'a> {
     limits: Limits,
     solutions: Option<&'a Path>,
     under: Under,
+    /// Baker's Dozen under forced rules searched by components.
+    components: bool,
     /// Deals already in the file being resumed.
     skip: FxHashSet<(u8, u32)>,
     /// Deals to survey in this run (those of `deals` not in `skip`).
@@ -129,6 +132,7 @@ fn survey(plan: &Plan) -> Result<u8, String> {
         },
         solutions: plan.solutions.as_deref(),
         under: plan.under,
+        components: plan.components,
         skip,
         todo,
         jobs,
@@ -401,6 +405,12 @@ impl Work<'_> {
         // columns' order: its own search, and its own replay.
         let report = if midnight::plays(&deal) {
             midnight::search::search(&deal, &limits, None)
+        } else if self.components && components::refusal(&deal).is_none() {
+            let searched = components::search(&State::new(&deal), &limits, None);
+            if let Some(why) = searched.stopped {
+                return Err(format!("{id}: {why}"));
+            }
+            searched.report
         } else {
             search::search(&deal, &limits, None)
         };

@@ -229,6 +229,25 @@ struct Names {
     lost: FxHashSet<Key>,
 }
 
+impl Names {
+    /// Whether `child`'s component is new and not lost for good: then
+    /// its name is stored, and the search will enter it.
+    fn admits(&mut self, child: &State) -> bool {
+        let name = Class::of(child).name;
+        if self.names.contains(&name) || self.lost.contains(&name) {
+            return false;
+        }
+        if child.is_blocked_for_good() {
+            if self.lost.len() >= LOST_KEPT {
+                self.lost.clear();
+            }
+            self.lost.insert(name);
+            return false;
+        }
+        self.names.insert(name)
+    }
+}
+
 /// The most names of lost components kept at once (some 200 MB).
 const LOST_KEPT: usize = 4_000_000;
 
@@ -242,6 +261,8 @@ fn expand(first: &State, names: &mut Names) -> Result<Expanded, String> {
     let mut listed: Vec<(State, u32, Move)> = vec![(first.clone(), u32::MAX, NO_MOVE)];
     let mut keys: FxHashSet<Key> = FxHashSet::default();
     keys.insert(first.key());
+    // The new components met, named as soon as met so that a component
+    // of a million positions does not keep all its moves out.
     let mut outside: Vec<(State, u32, Move)> = Vec::new();
     let mut won = None;
     let mut at = 0;
@@ -265,7 +286,7 @@ fn expand(first: &State, names: &mut Names) -> Result<Expanded, String> {
                 mismatch |= marked(&next, class.movable) != class.name;
                 keys.insert(next.key());
                 listed.push((next, at as u32, mv));
-            } else {
+            } else if names.admits(&next) {
                 outside.push((next, at as u32, mv));
             }
         });
@@ -298,24 +319,14 @@ fn expand(first: &State, names: &mut Names) -> Result<Expanded, String> {
     if listed.len() as u128 != class.size {
         return Err(mismatch_message());
     }
-    let mut children = Vec::new();
-    for (child, at, mv) in outside {
-        let name = Class::of(&child).name;
-        if names.names.contains(&name) || names.lost.contains(&name) {
-            continue;
-        }
-        if child.is_blocked_for_good() {
-            if names.lost.len() >= LOST_KEPT {
-                names.lost.clear();
-            }
-            names.lost.insert(name);
-            continue;
-        }
-        names.names.insert(name);
-        let mut moves = way_to(at);
-        moves.push(mv);
-        children.push((child, moves));
-    }
+    let mut children: Vec<(State, Vec<Move>)> = outside
+        .into_iter()
+        .map(|(child, at, mv)| {
+            let mut moves = way_to(at);
+            moves.push(mv);
+            (child, moves)
+        })
+        .collect();
     children.sort_by_key(|(child, _)| child.score());
     Ok(Expanded {
         listed: listed.len() as u64,
