@@ -70,7 +70,7 @@ pub(super) struct RawArgs {
     /// Baker's Dozen, forced rules: store one name per component of host
     /// moves (a card moved between two cards one rank higher) instead of
     /// every position, so a proof takes far less memory (--max-states
-    /// counts names); one thread, depth-first, slow to find wins (see
+    /// counts names); depth-first on --jobs threads, slow to find wins (see
     /// docs/components.md)
     #[arg(long, help_heading = LIMITS)]
     pub components: bool,

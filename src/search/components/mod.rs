@@ -47,19 +47,23 @@
 //! Every position is still listed once, as the usual search expands it
 //! once: names cut the memory (11 to 704 positions a name on the hardest
 //! deals), not the time. The search is depth-first, children with more
-//! cards up first: it is a tool for proofs, and finds wins late.
+//! cards up first, on `--jobs` threads (`workers.rs`): it is a tool for
+//! proofs, and finds wins late.
 
 mod class;
 #[cfg(test)]
 mod tests;
+mod workers;
 
-use std::time::{Duration, Instant};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rustc_hash::FxHashSet;
 
 pub(crate) use class::{Class, is_host_move, marked};
+pub use workers::search;
 
-use super::{Limit, Limits, Outcome, Progress, Report, Stats};
+use super::Report;
 use crate::deal::Deal;
 use crate::foundation::Foundation;
 use crate::rules::Build;
@@ -95,114 +99,6 @@ pub struct Searched {
     pub stopped: Option<String>,
 }
 
-/// One component being searched: the children not entered yet (a
-/// position of each new component it leads to, with the moves there from
-/// the component's first position), the next one to enter last.
-struct Frame {
-    children: Vec<(State, Vec<Move>)>,
-    /// Moves from the start to this component's first position.
-    depth: usize,
-}
-
-/// How long between two calls of the progress callback.
-const PROGRESS_EVERY: Duration = Duration::from_secs(1);
-
-/// Searches from `start` (a position of a Baker's Dozen deal under forced
-/// rules, see [`refusal`]) over components, within `limits`: its
-/// `max_states` counts names stored. `jobs`, `length`, `diff` and the
-/// prover settings are not used: one thread, the first solution found.
-pub fn search(start: &State, limits: &Limits, mut progress: Option<Progress>) -> Searched {
-    let began = Instant::now();
-    let mut stats = Stats {
-        attempts: 1,
-        best_score: start.score(),
-        ..Stats::default()
-    };
-    let mut names = Names::default();
-    let mut path: Vec<Move> = Vec::new();
-    let mut frames: Vec<Frame> = Vec::new();
-    let mut last_shown = began;
-    let mut current = start.clone();
-    names.names.insert(Class::of(start).name);
-    let end = |outcome: Outcome, stats: &mut Stats, names: &Names| {
-        stats.elapsed = began.elapsed();
-        stats.stored = names.names.len() as u64;
-        stats.stored_now = names.names.len() as u64;
-        stats.peak_stored = names.names.len() as u64;
-        Searched {
-            report: Report {
-                outcome,
-                stats: stats.clone(),
-            },
-            stopped: None,
-        }
-    };
-    if start.is_won() {
-        return end(Outcome::Solved(Vec::new()), &mut stats, &names);
-    }
-    loop {
-        let expanded = match expand(&current, &mut names) {
-            Err(why) => {
-                let mut searched = end(Outcome::Insoluble, &mut stats, &names);
-                searched.stopped = Some(why);
-                return searched;
-            }
-            Ok(expanded) => expanded,
-        };
-        stats.expanded += expanded.listed;
-        if let Some(moves) = expanded.won {
-            path.extend(moves);
-            return end(Outcome::Solved(path), &mut stats, &names);
-        }
-        for (child, _) in &expanded.children {
-            stats.best_score = stats.best_score.max(child.score());
-        }
-        frames.push(Frame {
-            children: expanded.children,
-            depth: path.len(),
-        });
-        // The next component: the top frame's next child, or back up.
-        loop {
-            let Some(frame) = frames.last_mut() else {
-                return end(Outcome::Insoluble, &mut stats, &names);
-            };
-            let Some((child, moves)) = frame.children.pop() else {
-                frames.pop();
-                continue;
-            };
-            path.truncate(frame.depth);
-            path.extend(moves);
-            current = child;
-            break;
-        }
-        stats.frontier = frames.iter().map(|f| f.children.len() as u64).sum();
-        if names.names.len() as u64 >= limits.max_states {
-            return end(Outcome::GaveUp(Limit::States), &mut stats, &names);
-        }
-        let now = Instant::now();
-        if limits.timeout.is_some_and(|t| now - began >= t) {
-            return end(Outcome::GaveUp(Limit::Time), &mut stats, &names);
-        }
-        if limits
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
-        {
-            return end(Outcome::GaveUp(Limit::Cancelled), &mut stats, &names);
-        }
-        if now - last_shown >= PROGRESS_EVERY {
-            last_shown = now;
-            if let Some(show) = progress.as_mut() {
-                stats.elapsed = began.elapsed();
-                stats.stored = names.names.len() as u64;
-                stats.stored_now = names.names.len() as u64;
-                stats.peak_stored = names.names.len() as u64;
-                show(&stats);
-            }
-        }
-    }
-}
-
 /// What expanding one component gives.
 struct Expanded {
     /// Positions listed.
@@ -216,35 +112,66 @@ struct Expanded {
     children: Vec<(State, Vec<Move>)>,
 }
 
-/// The names a search has met.
-#[derive(Default)]
+/// The names of the components a search has entered or will enter,
+/// shared by its threads: what makes the search end, so never forgotten.
 struct Names {
-    /// Every component entered or waiting to be: what makes the search
-    /// end, so never forgotten.
-    names: FxHashSet<Key>,
-    /// Components lost for good met lately. Most children are (bd.43311:
-    /// 19.5 M of 20.3 M names), so they are not stored for good: this
-    /// set is emptied when it reaches [`LOST_KEPT`], and a component met
-    /// again after that is tested again.
-    lost: FxHashSet<Key>,
+    shards: Vec<Mutex<FxHashSet<Key>>>,
+    stored: AtomicU64,
 }
 
+/// Shards of [`Names`]: enough that two threads seldom wait on one.
+const SHARDS: usize = 64;
+
 impl Names {
-    /// Whether `child`'s component is new and not lost for good: then
-    /// its name is stored, and the search will enter it.
-    fn admits(&mut self, child: &State) -> bool {
+    fn new() -> Names {
+        Names {
+            shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
+            stored: AtomicU64::new(0),
+        }
+    }
+
+    fn shard(&self, name: &Key) -> &Mutex<FxHashSet<Key>> {
+        let [a, b, c] = name.words();
+        let mixed = (a ^ b.rotate_left(21) ^ c.rotate_left(42)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        &self.shards[(mixed >> 58) as usize % SHARDS]
+    }
+
+    fn contains(&self, name: &Key) -> bool {
+        self.shard(name).lock().expect("names").contains(name)
+    }
+
+    /// Stores `name`; whether it was new.
+    fn insert(&self, name: Key) -> bool {
+        let new = self.shard(&name).lock().expect("names").insert(name);
+        if new {
+            self.stored.fetch_add(1, Relaxed);
+        }
+        new
+    }
+
+    fn len(&self) -> u64 {
+        self.stored.load(Relaxed)
+    }
+
+    /// Whether `child`'s component is new and not lost for good: then its
+    /// name is stored, and the search will enter it. `lost` holds the
+    /// components lost for good this thread met lately: most children
+    /// are (bd.43311: 19.5 M of 20.3 M names), so they are not stored for
+    /// good; the set is emptied when it reaches [`LOST_KEPT`], and a
+    /// component met again after that is tested again.
+    fn admit(&self, lost: &mut FxHashSet<Key>, child: &State) -> bool {
         let name = Class::of(child).name;
-        if self.names.contains(&name) || self.lost.contains(&name) {
+        if lost.contains(&name) || self.contains(&name) {
             return false;
         }
         if child.is_blocked_for_good() {
-            if self.lost.len() >= LOST_KEPT {
-                self.lost.clear();
+            if lost.len() >= LOST_KEPT {
+                lost.clear();
             }
-            self.lost.insert(name);
+            lost.insert(name);
             return false;
         }
-        self.names.insert(name)
+        self.insert(name)
     }
 }
 
@@ -254,7 +181,7 @@ const LOST_KEPT: usize = 4_000_000;
 /// Lists the component of `first` by its host moves, checking each
 /// position's name and their count, and names the components its other
 /// moves lead to, recording the new ones in `names`.
-fn expand(first: &State, names: &mut Names) -> Result<Expanded, String> {
+fn expand(first: &State, names: &Names, lost: &mut FxHashSet<Key>) -> Result<Expanded, String> {
     let class = Class::of(first);
     // Each position listed, with the position it was reached from and
     // the move, to find the way back.
@@ -286,7 +213,7 @@ fn expand(first: &State, names: &mut Names) -> Result<Expanded, String> {
                 mismatch |= marked(&next, class.movable) != class.name;
                 keys.insert(next.key());
                 listed.push((next, at as u32, mv));
-            } else if names.admits(&next) {
+            } else if names.admit(lost, &next) {
                 outside.push((next, at as u32, mv));
             }
         });

@@ -1,0 +1,277 @@
+//! The search over components on `--jobs` threads: each runs its own
+//! depth-first search, all sharing one set of names; a thread that runs
+//! out of work takes components another one set aside for it.
+//!
+//! Sharing the names keeps the search exhaustive: a component is entered
+//! by the thread that stored its name, and by no other, so the search
+//! ends (`INSOLUBLE`) only when every thread is idle and nothing is set
+//! aside, that is, when every component stored was expanded.
+
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use rustc_hash::FxHashSet;
+
+use super::{Class, Names, Searched, expand};
+use crate::search::{Limit, Limits, Outcome, Progress, Report, Stats};
+use crate::state::{Key, Move, State};
+
+/// Searches from `start` (a position of a Baker's Dozen deal under forced
+/// rules, see [`super::refusal`]) over components, on `limits.jobs`
+/// threads, within `limits`: its `max_states` counts names stored.
+/// `length`, `diff` and the prover settings are not used: the first
+/// solution found, depth-first (more cards up first), is the answer.
+pub fn search(start: &State, limits: &Limits, progress: Option<Progress>) -> Searched {
+    let shared = Shared {
+        names: Names::new(),
+        listed: AtomicU64::new(0),
+        best: AtomicU8::new(start.score()),
+        pool: Mutex::new(Pool::default()),
+        wake: Condvar::new(),
+        waiting: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+        end: Mutex::new(None),
+        jobs: limits.jobs.max(1),
+        limits,
+        began: Instant::now(),
+    };
+    shared.names.insert(Class::of(start).name);
+    if start.is_won() {
+        shared.finish(End::Won(Vec::new()));
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 1..shared.jobs {
+                scope.spawn(|| work(&shared, None, None));
+            }
+            work(&shared, Some(start.clone()), progress);
+        });
+    }
+    let stats = shared.stats();
+    let (outcome, stopped) = match shared.end.into_inner().expect("end") {
+        None => (Outcome::Insoluble, None),
+        Some(End::Won(moves)) => (Outcome::Solved(moves), None),
+        Some(End::Limit(limit)) => (Outcome::GaveUp(limit), None),
+        Some(End::Mismatch(why)) => (Outcome::Insoluble, Some(why)),
+    };
+    Searched {
+        report: Report { outcome, stats },
+        stopped,
+    }
+}
+
+/// What the threads share.
+struct Shared<'a> {
+    names: Names,
+    /// Positions listed, all threads.
+    listed: AtomicU64,
+    best: AtomicU8,
+    /// Components set aside for idle threads.
+    pool: Mutex<Pool>,
+    wake: Condvar,
+    /// Threads waiting for work (the pool's count, read without its lock).
+    waiting: AtomicUsize,
+    stop: AtomicBool,
+    end: Mutex<Option<End>>,
+    jobs: usize,
+    limits: &'a Limits,
+    began: Instant,
+}
+
+#[derive(Default)]
+struct Pool {
+    /// A component's first position, with the moves to it from the start.
+    items: Vec<(State, Vec<Move>)>,
+    idle: usize,
+}
+
+/// How a search ended before its space did.
+enum End {
+    Won(Vec<Move>),
+    Limit(Limit),
+    Mismatch(String),
+}
+
+/// One component being searched by a thread: the children not entered
+/// yet (a position of each new component it leads to, with the moves
+/// there from the component's first position), the next one to enter
+/// last.
+struct Frame {
+    children: Vec<(State, Vec<Move>)>,
+    /// Moves from the start to this component's first position.
+    depth: usize,
+}
+
+/// How long between two calls of the progress callback.
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
+/// How long an idle thread sleeps before looking at the stop flag again.
+const IDLE_WAIT: Duration = Duration::from_millis(20);
+
+impl Shared<'_> {
+    /// Ends the search with `end`, unless it has ended already.
+    fn finish(&self, end: End) {
+        let mut first = self.end.lock().expect("end");
+        if first.is_none() {
+            *first = Some(end);
+        }
+        self.stop.store(true, Relaxed);
+        let _pool = self.pool.lock().expect("pool");
+        self.wake.notify_all();
+    }
+
+    fn stats(&self) -> Stats {
+        let stored = self.names.len();
+        Stats {
+            stored,
+            stored_now: stored,
+            peak_stored: stored,
+            expanded: self.listed.load(Relaxed),
+            best_score: self.best.load(Relaxed),
+            elapsed: self.began.elapsed(),
+            attempts: 1,
+            ..Stats::default()
+        }
+    }
+
+    /// Waits for a component set aside; `None` when the search is over
+    /// (every thread idle with nothing set aside, or stopped).
+    fn take(&self) -> Option<(State, Vec<Move>)> {
+        let mut pool = self.pool.lock().expect("pool");
+        pool.idle += 1;
+        self.waiting.store(pool.idle, Relaxed);
+        loop {
+            if self.stop.load(Relaxed) {
+                return None;
+            }
+            if let Some(item) = pool.items.pop() {
+                pool.idle -= 1;
+                self.waiting.store(pool.idle, Relaxed);
+                return Some(item);
+            }
+            if pool.idle == self.jobs {
+                self.stop.store(true, Relaxed);
+                self.wake.notify_all();
+                return None;
+            }
+            pool = self.wake.wait_timeout(pool, IDLE_WAIT).expect("pool").0;
+        }
+    }
+
+    /// Sets aside for idle threads the children of the lowest of `frames`
+    /// that has some, when other work is left to this thread (the lowest
+    /// components are the nearest the start: the largest shares).
+    fn share(&self, frames: &mut [Frame], path: &[Move]) {
+        let pending: usize = frames.iter().map(|f| f.children.len()).sum();
+        let Some(low) = frames.iter_mut().find(|f| !f.children.is_empty()) else {
+            return;
+        };
+        let give = if pending > low.children.len() {
+            low.children.len()
+        } else {
+            low.children.len() / 2
+        };
+        if give == 0 {
+            return;
+        }
+        let given: Vec<(State, Vec<Move>)> = low
+            .children
+            .drain(..give)
+            .map(|(child, moves)| {
+                let mut full = path[..low.depth].to_vec();
+                full.extend(moves);
+                (child, full)
+            })
+            .collect();
+        let mut pool = self.pool.lock().expect("pool");
+        pool.items.extend(given);
+        self.wake.notify_all();
+    }
+
+    /// The limit reached, if one is.
+    fn limit(&self) -> Option<Limit> {
+        if self.names.len() >= self.limits.max_states {
+            return Some(Limit::States);
+        }
+        if self
+            .limits
+            .timeout
+            .is_some_and(|t| self.began.elapsed() >= t)
+        {
+            return Some(Limit::Time);
+        }
+        let cancelled = self.limits.cancel.as_ref();
+        cancelled
+            .is_some_and(|c| c.load(Relaxed))
+            .then_some(Limit::Cancelled)
+    }
+}
+
+/// One thread's search: from `first`, then from what others set aside.
+fn work(shared: &Shared, first: Option<State>, mut progress: Option<Progress>) {
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut path: Vec<Move> = Vec::new();
+    let mut lost: FxHashSet<Key> = FxHashSet::default();
+    let mut current = first;
+    let mut last_shown = Instant::now();
+    loop {
+        let state = match current.take().or_else(|| next(&mut frames, &mut path)) {
+            Some(state) => state,
+            None => match shared.take() {
+                Some((state, moves)) => {
+                    path = moves;
+                    state
+                }
+                None => return,
+            },
+        };
+        if shared.stop.load(Relaxed) {
+            return;
+        }
+        let expanded = match expand(&state, &shared.names, &mut lost) {
+            Ok(expanded) => expanded,
+            Err(why) => return shared.finish(End::Mismatch(why)),
+        };
+        shared.listed.fetch_add(expanded.listed, Relaxed);
+        if let Some(moves) = expanded.won {
+            path.extend(moves);
+            return shared.finish(End::Won(path));
+        }
+        if let Some(best) = expanded.children.iter().map(|(c, _)| c.score()).max() {
+            shared.best.fetch_max(best, Relaxed);
+        }
+        frames.push(Frame {
+            children: expanded.children,
+            depth: path.len(),
+        });
+        if shared.waiting.load(Relaxed) > 0 {
+            shared.share(&mut frames, &path);
+        }
+        if let Some(limit) = shared.limit() {
+            return shared.finish(End::Limit(limit));
+        }
+        if let Some(show) = progress.as_mut()
+            && last_shown.elapsed() >= PROGRESS_EVERY
+        {
+            last_shown = Instant::now();
+            let mut stats = shared.stats();
+            stats.frontier = frames.iter().map(|f| f.children.len() as u64).sum();
+            show(&stats);
+        }
+    }
+}
+
+/// The next component of this thread's own search: the top frame's next
+/// child, backing up past frames done; `path` made the moves to it.
+fn next(frames: &mut Vec<Frame>, path: &mut Vec<Move>) -> Option<State> {
+    loop {
+        let frame = frames.last_mut()?;
+        let Some((child, moves)) = frame.children.pop() else {
+            frames.pop();
+            continue;
+        };
+        path.truncate(frame.depth);
+        path.extend(moves);
+        return Some(child);
+    }
+}
