@@ -22,6 +22,22 @@ fn components_prove_what_the_usual_search_proves() {
     }
 }
 
+/// A limit stops it with `ECHEC` (exit 1) and nothing written: a few
+/// names, or a component larger than the memory the limit stands for.
+#[test]
+fn components_stop_at_their_limits() {
+    let tmp = TempDir::new("components-limit");
+    let file = tmp.join("x.sol");
+    for more in [["--max-states", "10"], ["--timeout", "0.001"]] {
+        let mut args = vec!["bd.14274", "-search", arg(&file), "--components"];
+        args.extend(more);
+        let r = run(&args);
+        assert_eq!(r.verdict(), ("ECHEC", 1), "{more:?}: {r:?}");
+        assert!(r.stdout.contains("gave up"), "{r:?}");
+        assert!(!file.exists());
+    }
+}
+
 /// A won deal: the solution written replays to the won game.
 #[test]
 fn components_write_a_solution_that_replays() {

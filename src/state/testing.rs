@@ -13,7 +13,7 @@ use crate::rules::{EmptyColumn, GAMES, GameId, Rules, find};
 
 /// The deal of `game` (long name or alias) and `seed`, and its normalized
 /// initial position.
-pub(crate) fn initial(game: &str, seed: u32) -> (Deal, State) {
+pub(super) fn initial(game: &str, seed: u32) -> (Deal, State) {
     let deal = test_deal(game, seed);
     let state = State::new(&deal);
     (deal, state)

@@ -181,7 +181,12 @@ const LOST_KEPT: usize = 4_000_000;
 /// Lists the component of `first` by its host moves, checking each
 /// position's name and their count, and names the components its other
 /// moves lead to, recording the new ones in `names`.
-fn expand(first: &State, names: &Names, lost: &mut FxHashSet<Key>) -> Result<Expanded, String> {
+fn expand(
+    first: &State,
+    names: &Names,
+    lost: &mut FxHashSet<Key>,
+    most: usize,
+) -> Result<Expanded, Failure> {
     let class = Class::of(first);
     // Each position listed, with the position it was reached from and
     // the move, to find the way back.
@@ -218,7 +223,10 @@ fn expand(first: &State, names: &Names, lost: &mut FxHashSet<Key>) -> Result<Exp
             }
         });
         if mismatch {
-            return Err(mismatch_message());
+            return Err(Failure::Mismatch);
+        }
+        if listed.len() > most {
+            return Err(Failure::TooLarge);
         }
         at += 1;
     }
@@ -244,7 +252,7 @@ fn expand(first: &State, names: &Names, lost: &mut FxHashSet<Key>) -> Result<Exp
         });
     }
     if listed.len() as u128 != class.size {
-        return Err(mismatch_message());
+        return Err(Failure::Mismatch);
     }
     let mut children: Vec<(State, Vec<Move>)> = outside
         .into_iter()
@@ -268,6 +276,21 @@ const NO_MOVE: Move = Move {
     dest: Dest::Register,
 };
 
-fn mismatch_message() -> String {
-    "a component did not match its name (a bug: please report the deal), so no proof".into()
+/// Why a component was not expanded.
+#[derive(Debug)]
+enum Failure {
+    /// Its positions are not the set its name describes: the names
+    /// cannot be trusted (a bug), so there is no proof.
+    Mismatch,
+    /// It holds more positions than a thread may list at once.
+    TooLarge,
 }
+
+/// What a thread may spend listing one component, a position: the
+/// position (about 150 bytes), its key in the set of those listed, and
+/// the way back to it.
+pub(crate) const LISTED_BYTES: u64 = 200;
+
+/// What the search says when a component fails its check.
+pub(crate) const MISMATCH: &str =
+    "a component did not match its name (a bug: please report the deal), so no proof";

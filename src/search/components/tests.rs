@@ -5,9 +5,9 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::{Class, Names, expand, is_host_move, search};
+use super::{Class, Failure, Names, expand, is_host_move, search};
 use crate::search::{Limits, Outcome};
-use crate::state::testing::{initial, small_forced, walk, winnable, xorshift};
+use crate::state::testing::{small_forced, walk, winnable, xorshift};
 use crate::state::{Dest, Key, State};
 
 /// The most positions a plain search of a small game may hold.
@@ -165,10 +165,21 @@ fn along_walks_of_real_deals_every_component_is_its_names_size() {
 
 #[test]
 fn expanding_a_component_lists_it_whole_and_names_each_child_once() {
-    let (_, position) = initial("bd", 2);
+    // The first position of a walk of bd.2 with a component of several.
+    let mut found = None;
+    walk("bd", 2, 200, &mut 0x2A_u64, |p| {
+        if found.is_none() && Class::of(p).size >= 4 {
+            found = Some(p.clone());
+        }
+    });
+    let position = found.expect("a component of several positions");
     let names = Names::new();
     names.insert(Class::of(&position).name);
-    let expanded = expand(&position, &names, &mut FxHashSet::default()).expect("names match");
+    // Past the positions a thread may list, the component is not expanded.
+    let too_many = expand(&position, &names, &mut FxHashSet::default(), 1);
+    assert!(matches!(too_many, Err(Failure::TooLarge)));
+    let expanded =
+        expand(&position, &names, &mut FxHashSet::default(), usize::MAX).expect("names match");
     assert_eq!(expanded.listed as u128, Class::of(&position).size);
     let children: FxHashSet<Key> = expanded
         .children

@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashSet;
 
-use super::{Class, Names, Searched, expand};
-use crate::search::{Limit, Limits, Outcome, Progress, Report, Stats};
+use super::{Class, Failure, LISTED_BYTES, MISMATCH, Names, Searched, expand};
+use crate::search::{BYTES_PER_POSITION, Limit, Limits, Outcome, Progress, Report, Stats};
 use crate::state::{Key, Move, State};
 
 /// Searches from `start` (a position of a Baker's Dozen deal under forced
@@ -33,6 +33,7 @@ pub fn search(start: &State, limits: &Limits, progress: Option<Progress>) -> Sea
         stop: AtomicBool::new(false),
         end: Mutex::new(None),
         jobs: limits.jobs.max(1),
+        most_listed: most_listed(limits),
         limits,
         began: Instant::now(),
     };
@@ -74,8 +75,22 @@ struct Shared<'a> {
     stop: AtomicBool,
     end: Mutex<Option<End>>,
     jobs: usize,
+    /// The most positions of one component a thread lists.
+    most_listed: usize,
     limits: &'a Limits,
     began: Instant,
+}
+
+/// The most positions of one component a thread may list: the memory
+/// `--max-states` stands for in the usual search (its positions at
+/// [`BYTES_PER_POSITION`]) shared by the threads, at [`LISTED_BYTES`] a
+/// listed position. A larger component ends the search at its state
+/// limit (`ECHEC`) instead of exhausting the memory. Default limits on
+/// this machine: 6 M positions a thread on two threads; the largest
+/// component met so far (bd.7927) holds 1.5 M.
+fn most_listed(limits: &Limits) -> usize {
+    let bytes = limits.max_states.saturating_mul(BYTES_PER_POSITION);
+    (bytes / LISTED_BYTES / limits.jobs.max(1) as u64).max(1) as usize
 }
 
 #[derive(Default)]
@@ -228,9 +243,10 @@ fn work(shared: &Shared, first: Option<State>, mut progress: Option<Progress>) {
         if shared.stop.load(Relaxed) {
             return;
         }
-        let expanded = match expand(&state, &shared.names, &mut lost) {
+        let expanded = match expand(&state, &shared.names, &mut lost, shared.most_listed) {
             Ok(expanded) => expanded,
-            Err(why) => return shared.finish(End::Mismatch(why)),
+            Err(Failure::Mismatch) => return shared.finish(End::Mismatch(MISMATCH.into())),
+            Err(Failure::TooLarge) => return shared.finish(End::Limit(Limit::States)),
         };
         shared.listed.fetch_add(expanded.listed, Relaxed);
         if let Some(moves) = expanded.won {
