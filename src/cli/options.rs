@@ -256,18 +256,28 @@ fn components(raw: &RawArgs) -> Result<bool, UsageError> {
     if !raw.components {
         return Ok(false);
     }
-    for (option, given) in [
+    let others = [
         ("--spill", raw.spill.is_some()),
         ("--optimal", raw.optimal),
         ("--diff", raw.diff.is_some()),
-    ] {
-        if given {
-            return Err(UsageError(format!(
-                "'--components' cannot be used with '{option}': it is a search of its own, depth-first over components"
-            )));
-        }
-    }
+    ];
+    let why = "it is a search of its own, depth-first over components";
+    not_with("--components", others, why)?;
     Ok(true)
+}
+
+/// Refuses `option` beside any of `others` given, saying `why`.
+fn not_with<const N: usize>(
+    option: &str,
+    others: [(&str, bool); N],
+    why: &str,
+) -> Result<(), UsageError> {
+    match others.iter().find(|(_, given)| *given) {
+        Some((other, _)) => Err(UsageError(format!(
+            "'{option}' cannot be used with '{other}': {why}"
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// `--spill DIR` and `--spill-max SIZE`: the layered search past the
@@ -281,17 +291,13 @@ fn spill(raw: &RawArgs) -> Result<Option<Spill>, UsageError> {
         }
         return Ok(None);
     };
-    for (option, given) in [
+    let others = [
         ("--diff", raw.diff.is_some()),
         ("--optimal", raw.optimal),
         ("--from-xpat2", raw.from_xpat2.is_some()),
-    ] {
-        if given {
-            return Err(UsageError(format!(
-                "'--spill' cannot be used with '{option}': the layers search every position from the deal"
-            )));
-        }
-    }
+    ];
+    let why = "the layers search every position from the deal";
+    not_with("--spill", others, why)?;
     let max_bytes = match &raw.spill_max {
         Some(text) => size(text).ok_or_else(|| {
             invalid(

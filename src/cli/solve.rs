@@ -101,14 +101,7 @@ pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
 
 /// The search, with its progress line on stderr when that is a terminal.
 fn search_with_progress(start: &Start, limits: &Limits) -> Report {
-    let run = |progress: Option<search::Progress>| start.search(limits, progress);
-    if !std::io::stderr().is_terminal() {
-        return run(None);
-    }
-    let mut show = |stats: &Stats| note(format_args!("\r{}", progress(stats)));
-    let report = run(Some(&mut show as _));
-    note(format_args!("\r{:90}\r", ""));
-    report
+    with_progress(|progress| start.search(limits, progress))
 }
 
 /// The search with `--components`, from the start's position, with the
@@ -117,14 +110,19 @@ fn search_components(start: &Start, limits: &Limits) -> components::Searched {
     let position = start
         .state()
         .expect("--components is refused where the start is no position");
-    let run = |progress: Option<search::Progress>| components::search(&position, limits, progress);
+    with_progress(|progress| components::search(&position, limits, progress))
+}
+
+/// Runs `search` with a progress line on stderr when that is a terminal,
+/// cleared at the end.
+fn with_progress<R>(search: impl FnOnce(Option<search::Progress>) -> R) -> R {
     if !std::io::stderr().is_terminal() {
-        return run(None);
+        return search(None);
     }
     let mut show = |stats: &Stats| note(format_args!("\r{}", progress(stats)));
-    let searched = run(Some(&mut show as _));
+    let result = search(Some(&mut show as _));
     note(format_args!("\r{:90}\r", ""));
-    searched
+    result
 }
 
 /// The search with `--spill`: the usual one's progress line as

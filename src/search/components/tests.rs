@@ -8,34 +8,32 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::{Class, Failure, Names, expand, is_host_move, search};
 use crate::search::{Limits, Outcome};
 use crate::state::testing::{small_forced, walk, winnable, xorshift};
-use crate::state::{Dest, Key, State};
+use crate::state::{Dest, Key, Move, State};
 
 /// The most positions a plain search of a small game may hold.
 const CAP: usize = 200_000;
 
 /// The positions of `state`'s component, by its host moves.
 fn component(state: &State) -> Vec<State> {
-    let mut keys = FxHashSet::default();
-    keys.insert(state.key());
-    let mut members = vec![state.clone()];
-    let mut at = 0;
-    while at < members.len() {
-        let here = members[at].clone();
-        at += 1;
-        here.for_each_move(|mv| {
-            let mut next = here.clone();
-            next.apply(mv);
-            let onto_card = matches!(mv.dest, Dest::Card(_));
-            if is_host_move(&here, mv.card, onto_card, &next) && keys.insert(next.key()) {
-                members.push(next);
-            }
-        });
-    }
-    members
+    closure(state, usize::MAX, |here, mv, next| {
+        is_host_move(here, mv.card, matches!(mv.dest, Dest::Card(_)), next)
+    })
+    .expect("no cap")
 }
 
 /// Every position reachable from `state`, or `None` past `CAP`.
 fn reachable(state: &State) -> Option<Vec<State>> {
+    closure(state, CAP, |_, _, _| true)
+}
+
+/// The positions reached from `state` by the moves `follow` keeps
+/// (given the position, the move and where it leads), or `None` past
+/// `cap` of them.
+fn closure(
+    state: &State,
+    cap: usize,
+    follow: impl Fn(&State, Move, &State) -> bool,
+) -> Option<Vec<State>> {
     let mut keys = FxHashSet::default();
     keys.insert(state.key());
     let mut all = vec![state.clone()];
@@ -46,11 +44,11 @@ fn reachable(state: &State) -> Option<Vec<State>> {
         here.for_each_move(|mv| {
             let mut next = here.clone();
             next.apply(mv);
-            if keys.insert(next.key()) {
+            if follow(&here, mv, &next) && keys.insert(next.key()) {
                 all.push(next);
             }
         });
-        if all.len() > CAP {
+        if all.len() > cap {
             return None;
         }
     }
