@@ -181,11 +181,15 @@ const LOST_KEPT: usize = 4_000_000;
 /// Lists the component of `first` by its host moves, checking each
 /// position's name and their count, and names the components its other
 /// moves lead to, recording the new ones in `names`.
+/// `stopped` is asked every [`LOOK_EVERY`] positions listed: a component
+/// of millions of positions takes long enough to list that a limit or a
+/// Ctrl-C must not wait for its end.
 fn expand(
     first: &State,
     names: &Names,
     lost: &mut FxHashSet<Key>,
     most: usize,
+    stopped: &dyn Fn() -> bool,
 ) -> Result<Expanded, Failure> {
     let class = Class::of(first);
     // Each position listed, with the position it was reached from and
@@ -227,6 +231,9 @@ fn expand(
         }
         if listed.len() > most {
             return Err(Failure::TooLarge);
+        }
+        if at % LOOK_EVERY == 0 && stopped() {
+            return Err(Failure::Stopped);
         }
         at += 1;
     }
@@ -284,7 +291,14 @@ enum Failure {
     Mismatch,
     /// It holds more positions than a thread may list at once.
     TooLarge,
+    /// The search was stopped (a limit, another thread's end) while it
+    /// was listed.
+    Stopped,
 }
+
+/// How many positions a component's listing goes between two looks at
+/// whether the search is stopped (some milliseconds).
+const LOOK_EVERY: usize = 1 << 14;
 
 /// What a thread may spend listing one component, a position: the
 /// position (about 150 bytes), its key in the set of those listed, and

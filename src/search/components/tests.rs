@@ -174,10 +174,25 @@ fn expanding_a_component_lists_it_whole_and_names_each_child_once() {
     let names = Names::new();
     names.insert(Class::of(&position).name);
     // Past the positions a thread may list, the component is not expanded.
-    let too_many = expand(&position, &names, &mut FxHashSet::default(), 1);
+    let too_many = expand(&position, &names, &mut FxHashSet::default(), 1, &|| false);
     assert!(matches!(too_many, Err(Failure::TooLarge)));
-    let expanded =
-        expand(&position, &names, &mut FxHashSet::default(), usize::MAX).expect("names match");
+    // A search stopped while a component is listed stops the listing.
+    let stopped = expand(
+        &position,
+        &names,
+        &mut FxHashSet::default(),
+        usize::MAX,
+        &|| true,
+    );
+    assert!(matches!(stopped, Err(Failure::Stopped)));
+    let expanded = expand(
+        &position,
+        &names,
+        &mut FxHashSet::default(),
+        usize::MAX,
+        &|| false,
+    )
+    .expect("names match");
     assert_eq!(expanded.listed as u128, Class::of(&position).size);
     let children: FxHashSet<Key> = expanded
         .children

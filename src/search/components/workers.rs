@@ -243,10 +243,17 @@ fn work(shared: &Shared, first: Option<State>, mut progress: Option<Progress>) {
         if shared.stop.load(Relaxed) {
             return;
         }
-        let expanded = match expand(&state, &shared.names, &mut lost, shared.most_listed) {
+        let stopped =
+            || shared.stop.load(Relaxed) || shared.limit().is_some_and(|l| l != Limit::States);
+        let most = shared.most_listed;
+        let expanded = match expand(&state, &shared.names, &mut lost, most, &stopped) {
             Ok(expanded) => expanded,
             Err(Failure::Mismatch) => return shared.finish(End::Mismatch(MISMATCH.into())),
             Err(Failure::TooLarge) => return shared.finish(End::Limit(Limit::States)),
+            Err(Failure::Stopped) => {
+                let limit = shared.limit().unwrap_or(Limit::Cancelled);
+                return shared.finish(End::Limit(limit));
+            }
         };
         shared.listed.fetch_add(expanded.listed, Relaxed);
         if let Some(moves) = expanded.won {
