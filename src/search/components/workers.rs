@@ -86,8 +86,9 @@ struct Shared<'a> {
 /// [`BYTES_PER_POSITION`]) shared by the threads, at [`LISTED_BYTES`] a
 /// listed position. A larger component ends the search at its state
 /// limit (`ECHEC`) instead of exhausting the memory. Default limits on
-/// this machine: 6 M positions a thread on two threads; the largest
-/// component met so far (bd.7927) holds 1.5 M.
+/// this machine: 6 M positions a thread on two threads. bd.7927's
+/// components reach 1.5 M positions; bd.7922's, by the memory they
+/// took, tens of millions.
 fn most_listed(limits: &Limits) -> usize {
     let bytes = limits.max_states.saturating_mul(BYTES_PER_POSITION);
     (bytes / LISTED_BYTES / limits.jobs.max(1) as u64).max(1) as usize
