@@ -3,7 +3,7 @@
 //! and how many positions it holds (the proof is the parent module's doc).
 
 use crate::cards::{CARDS, Card, KING, SUITS, card_of, rank, suit};
-use crate::state::{Key, State};
+use crate::state::{Dest, FLOOR, Key, Move, State};
 
 /// What [`Class::of`] reads from one position of a component.
 pub(crate) struct Class {
@@ -18,17 +18,20 @@ pub(crate) struct Class {
     pub movable: u64,
 }
 
-/// Whether `card` lies on a card one rank higher (a host).
+/// Whether `card` lies on a card one rank higher (a host): Baker's
+/// Dozen's build rule, spelt out here rather than asked of the rules
+/// (`Build::allows`, 4 % slower on this hot path: bd.14274 10.5 s against
+/// 10.0 s), since `refusal` lets only that rule in.
 fn is_loose(state: &State, card: Card) -> bool {
     let below = state.below(card);
-    (below as usize) < CARDS && rank(below) == rank(card) + 1
+    below < FLOOR && rank(below) == rank(card) + 1
 }
 
-/// Whether moving `card` is a host move: a loose card to another card,
-/// with no card going up by itself after it (`after` is the position
-/// the move leads to).
-pub(crate) fn is_host_move(state: &State, card: Card, onto_card: bool, after: &State) -> bool {
-    onto_card && is_loose(state, card) && after.score() == state.score()
+/// Whether `mv` is a host move: a loose card to another card, with no
+/// card going up by itself after it (`after` is the position the move
+/// leads to).
+pub(crate) fn is_host_move(state: &State, mv: Move, after: &State) -> bool {
+    matches!(mv.dest, Dest::Card(_)) && is_loose(state, mv.card) && after.score() == state.score()
 }
 
 /// `state`'s key with the cards of `movable` (a bit per card) marked:
@@ -73,12 +76,9 @@ impl Class {
                 run[c as usize] = true;
                 c = state.below(c);
             }
-            if (c as usize) < CARDS {
-                base_top[c as usize] = true;
-            }
+            base_top[c as usize] = true;
         }
         let mut frozen = [false; CARDS];
-        let mut name = state.key();
         let mut size: u128 = 1;
         let mut movable_cards = 0u64;
         for r in 1..KING {
@@ -100,7 +100,6 @@ impl Class {
                 if !fixed {
                     movable += 1;
                     movable_cards |= 1 << c;
-                    name = name.marked(c);
                 }
             }
             // Hosts not held by a frozen card, taken one by one.
@@ -110,7 +109,7 @@ impl Class {
             }
         }
         Class {
-            name,
+            name: marked(state, movable_cards),
             size,
             movable: movable_cards,
         }

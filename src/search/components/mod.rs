@@ -215,7 +215,7 @@ fn expand(
             if keys.contains(&next.key()) {
                 return;
             }
-            if is_host_move(&here, mv.card, matches!(mv.dest, Dest::Card(_)), &next) {
+            if is_host_move(&here, mv, &next) {
                 // In the component's set (fixed cards where the name has
                 // them, movable ones on hosts): with the count checked
                 // below, the component is that set.

@@ -8,17 +8,14 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::{Class, Failure, Names, expand, is_host_move, search};
 use crate::search::{Limits, Outcome};
 use crate::state::testing::{small_forced, walk, winnable, xorshift};
-use crate::state::{Dest, Key, Move, State};
+use crate::state::{Key, Move, State};
 
 /// The most positions a plain search of a small game may hold.
 const CAP: usize = 200_000;
 
 /// The positions of `state`'s component, by its host moves.
 fn component(state: &State) -> Vec<State> {
-    closure(state, usize::MAX, |here, mv, next| {
-        is_host_move(here, mv.card, matches!(mv.dest, Dest::Card(_)), next)
-    })
-    .expect("no cap")
+    closure(state, usize::MAX, is_host_move).expect("no cap")
 }
 
 /// Every position reachable from `state`, or `None` past `CAP`.
