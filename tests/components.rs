@@ -7,7 +7,8 @@ mod common;
 use common::{TempDir, arg, run};
 
 /// Two deals forcing loses (docs/results.md), proven lost over names as
-/// the usual search proves them, and no file left behind.
+/// the usual search proves them, with each component's moves out found
+/// from one position or by listing it, and no file left behind.
 #[test]
 fn components_prove_what_the_usual_search_proves() {
     let tmp = TempDir::new("components-proof");
@@ -17,8 +18,22 @@ fn components_prove_what_the_usual_search_proves() {
         assert_eq!(usual.verdict(), ("INSOLUBLE", 2), "{usual:?}");
         let names = run([deal, "-search", arg(&file), "--components"]);
         assert_eq!(names.verdict(), ("INSOLUBLE", 2), "{names:?}");
+        let f = arg(&file);
+        let listing = run([deal, "-search", f, "--components", "--list-components"]);
+        assert_eq!(listing.verdict(), ("INSOLUBLE", 2), "{listing:?}");
         assert!(!file.exists());
     }
+}
+
+/// `--list-components` is an option of `--components`, refused alone.
+#[test]
+fn listing_components_needs_components() {
+    let tmp = TempDir::new("components-list-alone");
+    let file = tmp.join("x.sol");
+    let r = run(["bd.7", "-search", arg(&file), "--list-components"]);
+    assert_eq!(r.code, 3, "{r:?}");
+    assert!(r.stderr.contains("--components"), "{r:?}");
+    assert!(!file.exists());
 }
 
 /// A limit stops it with `ECHEC` (exit 1) and nothing written: a few
@@ -37,7 +52,9 @@ fn components_stop_at_their_limits() {
     }
 }
 
-/// A won deal: the solution written replays to the won game.
+/// A won deal, left to the usual search's first look (the search over
+/// components finds wins late; its own winning paths are replayed by the
+/// unit tests): the solution written replays to the won game.
 #[test]
 fn components_write_a_solution_that_replays() {
     let tmp = TempDir::new("components-win");
@@ -45,7 +62,7 @@ fn components_write_a_solution_that_replays() {
         let file = tmp.join("won.sol");
         let r = run([deal, "-search", arg(&file), "--components"]);
         assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
-        assert!(r.stdout.contains("component names stored"), "{r:?}");
+        assert!(r.stdout.contains("the usual search's first look"), "{r:?}");
         let check = run([deal, "-check", arg(&file)]);
         assert_eq!(check.verdict(), ("SUCCES", 0), "{check:?}");
     }

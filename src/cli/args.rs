@@ -75,6 +75,13 @@ pub(super) struct RawArgs {
     #[arg(long, help_heading = LIMITS)]
     pub components: bool,
 
+    /// With --components: list every component's positions to find its
+    /// moves out, instead of finding them from one position (slower; each
+    /// listing checks the component's name, which confirms a proof found
+    /// the faster way)
+    #[arg(long, requires = "components", help_heading = LIMITS)]
+    pub list_components: bool,
+
     /// Keep the first solution found (a depth-first attempt's with its
     /// detours of one or two moves cut), without the shortening that
     /// follows by default (its words, with

@@ -10,6 +10,7 @@ use std::time::Duration;
 use super::args::RawArgs;
 use xpat_solver::foundation::Foundation;
 use xpat_solver::rules::GameId;
+use xpat_solver::search::components::Expansion;
 use xpat_solver::search::layered::{DEFAULT_SPILL_MAX, Spill};
 use xpat_solver::search::{Length, Limits, MAX_STATES};
 use xpat_solver::shared_args::{MAX_JOBS, TIMEOUT_EXPECTED, default_jobs, timeout_seconds};
@@ -53,8 +54,9 @@ pub enum Mode {
         limits: Limits,
         /// `--spill DIR`: go on in layers on disk past `--max-states`.
         spill: Option<Spill>,
-        /// `--components`: search Baker's Dozen a component at a time.
-        components: bool,
+        /// `--components`: search Baker's Dozen a component at a time,
+        /// finding each one's moves out as this says.
+        components: Option<Expansion>,
         export: Option<Export>,
         /// `--html PAGE`: the web page to write for a solution found.
         html: Option<PathBuf>,
@@ -252,9 +254,9 @@ fn limits(raw: &RawArgs) -> Result<Limits, UsageError> {
 
 /// `--components`, refused with the options of another search (whether
 /// the game and rules allow it is known once the start is read).
-fn components(raw: &RawArgs) -> Result<bool, UsageError> {
+fn components(raw: &RawArgs) -> Result<Option<Expansion>, UsageError> {
     if !raw.components {
-        return Ok(false);
+        return Ok(None);
     }
     let others = [
         ("--spill", raw.spill.is_some()),
@@ -263,7 +265,11 @@ fn components(raw: &RawArgs) -> Result<bool, UsageError> {
     ];
     let why = "it is a search of its own, depth-first over components";
     not_with("--components", others, why)?;
-    Ok(true)
+    Ok(Some(if raw.list_components {
+        Expansion::Listing
+    } else {
+        Expansion::MovesOut
+    }))
 }
 
 /// Refuses `option` beside any of `others` given, saying `why`.

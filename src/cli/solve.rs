@@ -14,7 +14,7 @@ use super::{EXIT_ECHEC, EXIT_INSOLUBLE, EXIT_SUCCES, export, page};
 use xpat_solver::check::Verdict;
 use xpat_solver::foundation::Foundation;
 use xpat_solver::rules::GameId;
-use xpat_solver::search::components;
+use xpat_solver::search::components::{self, Expansion};
 use xpat_solver::search::layered::{self, Spill};
 use xpat_solver::search::{
     self, BYTES_PER_POSITION, Length, Limit, Limits, MAX_STATES, Outcome, Report, Stats,
@@ -29,8 +29,9 @@ pub(super) struct Outputs<'a> {
     pub html: Option<&'a Path>,
     /// `--spill DIR`: where the layers past the state limit go.
     pub spill: Option<&'a Spill>,
-    /// `--components`: Baker's Dozen searched a component at a time.
-    pub components: bool,
+    /// `--components`: Baker's Dozen searched a component at a time, its
+    /// moves out found as this says.
+    pub components: Option<Expansion>,
 }
 
 /// Searches from the start (the deal, or a player's position); the exit
@@ -42,7 +43,7 @@ pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
     if let Some(spill) = out.spill {
         layered::check(&start.deal, spill).map_err(anyhow::Error::msg)?;
     }
-    if out.components
+    if out.components.is_some()
         && let Some(why) = components::refusal(&start.deal)
     {
         bail!(why);
@@ -63,10 +64,22 @@ pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
             deal.id.rules.name
         )?;
     }
+    let mut listed = None;
     let (report, stopped) = match out.spill {
-        None if out.components => {
-            let searched = search_components(start, limits);
-            (searched.report, searched.stopped)
+        None if let Some(expansion) = out.components => {
+            let look = start.search(&components::first_look(limits), None);
+            if let Outcome::GaveUp(_) = look.outcome {
+                let rest = components::after_first_look(limits, &look);
+                let searched = search_components(start, &rest, expansion);
+                listed = Some(searched.listed);
+                (searched.report, searched.stopped)
+            } else {
+                say!(
+                    "{}: decided by the usual search's first look",
+                    start.deal.id
+                )?;
+                (look, None)
+            }
         }
         None => (search_with_progress(start, limits), None),
         Some(spill) => {
@@ -79,10 +92,9 @@ pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
             (spilled.report, spilled.stopped)
         }
     };
-    let summary = if out.components {
-        components_summary(start.deal.id, &report.stats)
-    } else {
-        summary(start.deal.id, &report.stats)
+    let summary = match listed {
+        Some(listed) => components_summary(start.deal.id, &report.stats, listed),
+        None => summary(start.deal.id, &report.stats),
     };
     if let Some(why) = stopped {
         say!("{summary}: gave up, {why}; nothing written")?;
@@ -106,11 +118,11 @@ fn search_with_progress(start: &Start, limits: &Limits) -> Report {
 
 /// The search with `--components`, from the start's position, with the
 /// usual progress line (its positions stored are names).
-fn search_components(start: &Start, limits: &Limits) -> components::Searched {
+fn search_components(start: &Start, limits: &Limits, expansion: Expansion) -> components::Searched {
     let position = start
         .state()
         .expect("--components is refused where the start is no position");
-    with_progress(|progress| components::search(&position, limits, progress))
+    with_progress(|progress| components::search(&position, limits, expansion, progress))
 }
 
 /// Runs `search` with a progress line on stderr when that is a terminal,
@@ -198,14 +210,15 @@ fn summary(id: GameId, s: &Stats) -> String {
     )
 }
 
-/// The summary of a `--components` search: names stored, positions
-/// listed (each once), time and memory.
-fn components_summary(id: GameId, s: &Stats) -> String {
+/// The summary of a `--components` search: names stored, components
+/// expanded, positions listed, time and memory.
+fn components_summary(id: GameId, s: &Stats, listed: u64) -> String {
     let peak = xpat_solver::memory::peak().unwrap_or(0);
     format!(
-        "{id}: {} component names stored, {} positions listed, {:.3} s, peak memory {} MB",
+        "{id}: {} component names stored, {} components expanded, {} positions listed, {:.3} s, peak memory {} MB",
         s.stored,
         s.expanded,
+        listed,
         s.elapsed.as_secs_f64(),
         peak >> 20,
     )

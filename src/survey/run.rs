@@ -406,11 +406,18 @@ impl Work<'_> {
         let report = if midnight::plays(&deal) {
             midnight::search::search(&deal, &limits, None)
         } else if self.components && components::refusal(&deal).is_none() {
-            let searched = components::search(&State::new(&deal), &limits, None);
-            if let Some(why) = searched.stopped {
-                return Err(format!("{id}: {why}"));
+            let look = search::search(&deal, &components::first_look(&limits), None);
+            if let Outcome::GaveUp(_) = look.outcome {
+                let expansion = components::Expansion::MovesOut;
+                let rest = components::after_first_look(&limits, &look);
+                let searched = components::search(&State::new(&deal), &rest, expansion, None);
+                if let Some(why) = searched.stopped {
+                    return Err(format!("{id}: {why}"));
+                }
+                searched.report
+            } else {
+                look
             }
-            searched.report
         } else {
             search::search(&deal, &limits, None)
         };

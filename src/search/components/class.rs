@@ -16,6 +16,9 @@ pub(crate) struct Class {
     pub size: u128,
     /// The movable cards, a bit per card.
     pub movable: u64,
+    /// The hosts the movable cards may lie on (those of each rank above a
+    /// movable card that no frozen card holds), a bit per card.
+    pub open: u64,
 }
 
 /// Whether `card` lies on a card one rank higher (a host): Baker's
@@ -81,6 +84,7 @@ impl Class {
         let mut frozen = [false; CARDS];
         let mut size: u128 = 1;
         let mut movable_cards = 0u64;
+        let mut open_hosts = 0u64;
         for r in 1..KING {
             let (mut hosts, mut loose) = (0u128, 0u128);
             for s in 0..SUITS as u8 {
@@ -102,6 +106,14 @@ impl Class {
                     movable_cards |= 1 << c;
                 }
             }
+            if movable > 0 {
+                for h in (0..SUITS as u8).map(|s| card_of(r + 1, s)) {
+                    let held = state.above(h).is_some_and(|d| frozen[d as usize]);
+                    if (run[h as usize] || base_top[h as usize]) && !held {
+                        open_hosts |= 1 << h;
+                    }
+                }
+            }
             // Hosts not held by a frozen card, taken one by one.
             let open = hosts - (loose - movable);
             for k in 0..movable {
@@ -112,6 +124,7 @@ impl Class {
             name: marked(state, movable_cards),
             size,
             movable: movable_cards,
+            open: open_hosts,
         }
     }
 }

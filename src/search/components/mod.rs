@@ -42,15 +42,35 @@
 //! argument itself on small games searched whole: every component bears
 //! one name, and no two share one.)
 //!
+//! # Moves out without listing
+//!
+//! Listing a component costs as much as the usual search spends on its
+//! positions: names would cut the memory, not the time. So a component of
+//! four positions or more has its moves out found from one position
+//! (`exits.rs`, whose doc has the argument): each move out is a fixed
+//! card onto a card one rank higher, both bare in some position; the
+//! positions where they are bare are split into families by the hosts of
+//! the movable cards that decide where the move leads, until each family
+//! provably leads into one component, and one position of each family
+//! (built by host moves) gives that component. It rests on the same
+//! argument as the names, so the search checks it as it goes: one
+//! component in [`CHECK_EVERY`] (of at most [`CHECK_MOST`] positions) is
+//! listed as well and the components the two ways lead to compared, and
+//! the smaller components are listed outright, each listing checking its
+//! name and count as above; a mismatch ends the search with `ECHEC`.
+//! `--list-components` lists every component, to confirm a proof.
+//!
 //! # The cost
 //!
-//! Every position is still listed once, as the usual search expands it
-//! once: names cut the memory (11 to 704 positions a name on the hardest
-//! deals), not the time. The search is depth-first, children with more
+//! A component found this way costs some tries per move out, whatever its
+//! size: on the hardest deals (components of up to millions of positions)
+//! this is what makes the search decide more than the usual one can (see
+//! docs/components.md). The search is depth-first, children with more
 //! cards up first, on `--jobs` threads (`workers.rs`): it is a tool for
 //! proofs, and finds wins late.
 
 mod class;
+mod exits;
 #[cfg(test)]
 mod tests;
 mod workers;
@@ -63,7 +83,7 @@ use rustc_hash::FxHashSet;
 pub(crate) use class::{Class, is_host_move, marked};
 pub use workers::search;
 
-use super::Report;
+use super::{Limits, Report};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
 use crate::rules::Build;
@@ -90,11 +110,39 @@ pub fn refusal(deal: &Deal) -> Option<String> {
     None
 }
 
+/// The limits of the usual search's first look at a deal, run before
+/// the search over components: that search, depth-first, finds wins late
+/// (bd.2: 7 s; the usual search, milliseconds), so a won deal is left to
+/// the usual search when it wins within these few positions (some 0.3 s),
+/// and a small lost one when it proves it.
+pub fn first_look(limits: &Limits) -> Limits {
+    Limits {
+        max_states: FIRST_LOOK.min(limits.max_states),
+        jobs: 1,
+        ..limits.clone()
+    }
+}
+
+/// `limits` less the time the first look took (`look`).
+pub fn after_first_look(limits: &Limits, look: &Report) -> Limits {
+    Limits {
+        timeout: limits.timeout.map(|t| t.saturating_sub(look.stats.elapsed)),
+        ..limits.clone()
+    }
+}
+
+/// Positions of the usual search's first look.
+const FIRST_LOOK: u64 = 200_000;
+
 /// What [`search`] ends with: the usual report, and why no verdict was
 /// reached when a component failed its check.
 pub struct Searched {
-    /// The outcome and the figures: `stored` counts names.
+    /// The outcome and the figures: `stored` counts names, `expanded`
+    /// components.
     pub report: Report,
+    /// Positions listed, in the components whose moves out were found by
+    /// listing them.
+    pub listed: u64,
     /// Why the outcome is no verdict, when a component failed its check.
     pub stopped: Option<String>,
 }
@@ -159,8 +207,7 @@ impl Names {
     /// are (bd.43311: 19.5 M of 20.3 M names), so they are not stored for
     /// good; the set is emptied when it reaches [`LOST_KEPT`], and a
     /// component met again after that is tested again.
-    fn admit(&self, lost: &mut FxHashSet<Key>, child: &State) -> bool {
-        let name = Class::of(child).name;
+    fn admit(&self, lost: &mut FxHashSet<Key>, child: &State, name: Key) -> bool {
         if lost.contains(&name) || self.contains(&name) {
             return false;
         }
@@ -178,38 +225,198 @@ impl Names {
 /// The most names of lost components kept at once (some 200 MB).
 const LOST_KEPT: usize = 4_000_000;
 
+/// How the search finds the moves out of a component.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expansion {
+    /// From one of its positions where it can (`exits.rs`), listing the
+    /// component where it cannot.
+    MovesOut,
+    /// By listing every component (`--list-components`): slower, and each
+    /// listing checks the component's name, so that a proof found the
+    /// other way can be confirmed.
+    Listing,
+}
+
+/// How a thread expands components.
+struct Expander<'a> {
+    names: &'a Names,
+    /// Names of components lost for good met lately (see [`Names::admit`]).
+    lost: FxHashSet<Key>,
+    /// The most positions one listing may hold.
+    most: usize,
+    expansion: Expansion,
+    /// Components expanded by their moves out since the last one also
+    /// listed to check them.
+    unchecked: u32,
+}
+
+impl<'a> Expander<'a> {
+    fn new(names: &'a Names, most: usize, expansion: Expansion) -> Expander<'a> {
+        Expander {
+            names,
+            lost: FxHashSet::default(),
+            most,
+            expansion,
+            unchecked: 0,
+        }
+    }
+
+    /// Expands the component of `first`: finds the moves out of it, from
+    /// `first` alone when it can (`exits.rs`), else by listing it, and
+    /// names the components they lead to, recording the new ones.
+    /// `stopped` is asked every [`LOOK_EVERY`] positions listed: a
+    /// component of millions of positions takes long enough to list that
+    /// a limit or a Ctrl-C must not wait for its end.
+    fn expand(&mut self, first: &State, stopped: &dyn Fn() -> bool) -> Result<Expanded, Failure> {
+        let class = Class::of(first);
+        let exits = if self.expansion == Expansion::Listing || class.size < LISTED_BELOW {
+            None
+        } else {
+            let budget = (class.size * TRIES_PER_POSITION).min(u128::from(u32::MAX));
+            exits::children(first, &class, budget as usize)
+        };
+        let Some(exits) = exits else {
+            let (names, lost) = (self.names, &mut self.lost);
+            let listing = list(first, &class, self.most, stopped, |child| {
+                names.admit(lost, child, Class::of(child).name)
+            })?;
+            return Ok(listing.expanded());
+        };
+        if let Some(exit) = exits.iter().find(|e| e.child.is_won()) {
+            return Ok(Expanded {
+                listed: 0,
+                won: Some(exit.moves.clone()),
+                children: Vec::new(),
+            });
+        }
+        self.unchecked += 1;
+        if self.unchecked >= CHECK_EVERY && class.size <= CHECK_MOST {
+            self.unchecked = 0;
+            let mut listed = FxHashSet::default();
+            list(first, &class, self.most, stopped, |child| {
+                listed.insert(Class::of(child).name);
+                false
+            })?;
+            let found: FxHashSet<Key> = exits.iter().map(|e| e.name).collect();
+            if found != listed {
+                return Err(Failure::Mismatch);
+            }
+        }
+        let mut children: Vec<(State, Vec<Move>)> = exits
+            .into_iter()
+            .filter(|e| self.names.admit(&mut self.lost, &e.child, e.name))
+            .map(|e| (e.child, e.moves))
+            .collect();
+        children.sort_by_key(|(child, _)| child.score());
+        Ok(Expanded {
+            listed: 0,
+            won: None,
+            children,
+        })
+    }
+}
+
+/// Components smaller than this are listed: as cheap as finding their
+/// moves out, and each listing checks its name (bd.1649, 30 s: 3.13 M
+/// components expanded listing those under 4 positions, 2.88 M under 16).
+/// In the unit tests, whose small games have small components, only
+/// single positions are.
+const LISTED_BELOW: u128 = if cfg!(test) { 2 } else { 4 };
+
+/// Families of moves out tried per position of a component before it is
+/// listed instead. Listing a position costs a few families (one per move
+/// out of it, and its host moves), and a component that runs out of
+/// tries is rare at this figure (bd.1649, 30 s: 2.87 M components
+/// expanded at 16 tries a position, 2.48 M at 1, most time spent listing).
+const TRIES_PER_POSITION: u128 = 16;
+
+/// One component expanded by its moves out in this many is also listed,
+/// and the two sets of children compared (a mismatch stops the search
+/// with no verdict), when it holds at most [`CHECK_MOST`] positions.
+const CHECK_EVERY: u32 = 64;
+const CHECK_MOST: u128 = 10_000;
+
+/// A component listed.
+struct Listing {
+    /// Each position listed, with the position it was reached from and
+    /// the move, to find the way back.
+    listed: Vec<(State, u32, Move)>,
+    /// The position and move leading to a won position, if met.
+    won: Option<(u32, Move)>,
+    /// The positions out of it `outside` kept, with where they come from.
+    outside: Vec<(State, u32, Move)>,
+}
+
+impl Listing {
+    /// The moves from the first position listed to the `at`-th.
+    fn way_to(&self, mut at: u32) -> Vec<Move> {
+        let mut moves = Vec::new();
+        while at != u32::MAX {
+            let (_, from, mv) = &self.listed[at as usize];
+            if *from != u32::MAX {
+                moves.push(*mv);
+            }
+            at = *from;
+        }
+        moves.reverse();
+        moves
+    }
+
+    fn expanded(self) -> Expanded {
+        let listed = self.listed.len() as u64;
+        if let Some((at, mv)) = self.won {
+            let mut moves = self.way_to(at);
+            moves.push(mv);
+            return Expanded {
+                listed,
+                won: Some(moves),
+                children: Vec::new(),
+            };
+        }
+        let mut children: Vec<(State, Vec<Move>)> = self
+            .outside
+            .iter()
+            .map(|(child, at, mv)| {
+                let mut moves = self.way_to(*at);
+                moves.push(*mv);
+                (child.clone(), moves)
+            })
+            .collect();
+        children.sort_by_key(|(child, _)| child.score());
+        Expanded {
+            listed,
+            won: None,
+            children,
+        }
+    }
+}
+
 /// Lists the component of `first` by its host moves, checking each
-/// position's name and their count, and names the components its other
-/// moves lead to, recording the new ones in `names`.
-/// `stopped` is asked every [`LOOK_EVERY`] positions listed: a component
-/// of millions of positions takes long enough to list that a limit or a
-/// Ctrl-C must not wait for its end.
-fn expand(
+/// position's name and their count, and hands each position a move out
+/// leads to to `outside`, keeping those it says to keep.
+fn list(
     first: &State,
-    names: &Names,
-    lost: &mut FxHashSet<Key>,
+    class: &Class,
     most: usize,
     stopped: &dyn Fn() -> bool,
-) -> Result<Expanded, Failure> {
-    let class = Class::of(first);
-    // Each position listed, with the position it was reached from and
-    // the move, to find the way back.
-    let mut listed: Vec<(State, u32, Move)> = vec![(first.clone(), u32::MAX, NO_MOVE)];
+    mut outside: impl FnMut(&State) -> bool,
+) -> Result<Listing, Failure> {
+    let mut listing = Listing {
+        listed: vec![(first.clone(), u32::MAX, NO_MOVE)],
+        won: None,
+        outside: Vec::new(),
+    };
     let mut keys: FxHashSet<Key> = FxHashSet::default();
     keys.insert(first.key());
-    // The new components met, named as soon as met so that a component
-    // of a million positions does not keep all its moves out.
-    let mut outside: Vec<(State, u32, Move)> = Vec::new();
-    let mut won = None;
     let mut at = 0;
-    while at < listed.len() && won.is_none() {
-        let here = listed[at].0.clone();
+    while at < listing.listed.len() && listing.won.is_none() {
+        let here = listing.listed[at].0.clone();
         let mut mismatch = false;
         here.for_each_move(|mv| {
             let mut next = here.clone();
             next.apply(mv);
             if next.is_won() {
-                won.get_or_insert((at, mv));
+                listing.won.get_or_insert((at as u32, mv));
                 return;
             }
             if keys.contains(&next.key()) {
@@ -221,15 +428,15 @@ fn expand(
                 // below, the component is that set.
                 mismatch |= marked(&next, class.movable) != class.name;
                 keys.insert(next.key());
-                listed.push((next, at as u32, mv));
-            } else if names.admit(lost, &next) {
-                outside.push((next, at as u32, mv));
+                listing.listed.push((next, at as u32, mv));
+            } else if outside(&next) {
+                listing.outside.push((next, at as u32, mv));
             }
         });
         if mismatch {
             return Err(Failure::Mismatch);
         }
-        if listed.len() > most {
+        if listing.listed.len() > most {
             return Err(Failure::TooLarge);
         }
         if at % LOOK_EVERY == 0 && stopped() {
@@ -237,44 +444,10 @@ fn expand(
         }
         at += 1;
     }
-    let way_to = |mut at: u32| {
-        let mut moves = Vec::new();
-        while at != u32::MAX {
-            let (_, from, mv) = &listed[at as usize];
-            if *from != u32::MAX {
-                moves.push(*mv);
-            }
-            at = *from;
-        }
-        moves.reverse();
-        moves
-    };
-    if let Some((at, mv)) = won {
-        let mut moves = way_to(at as u32);
-        moves.push(mv);
-        return Ok(Expanded {
-            listed: listed.len() as u64,
-            won: Some(moves),
-            children: Vec::new(),
-        });
-    }
-    if listed.len() as u128 != class.size {
+    if listing.won.is_none() && listing.listed.len() as u128 != class.size {
         return Err(Failure::Mismatch);
     }
-    let mut children: Vec<(State, Vec<Move>)> = outside
-        .into_iter()
-        .map(|(child, at, mv)| {
-            let mut moves = way_to(at);
-            moves.push(mv);
-            (child, moves)
-        })
-        .collect();
-    children.sort_by_key(|(child, _)| child.score());
-    Ok(Expanded {
-        listed: listed.len() as u64,
-        won: None,
-        children,
-    })
+    Ok(listing)
 }
 
 /// A placeholder for the first position's move (it has none).

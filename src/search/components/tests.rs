@@ -5,7 +5,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::{Class, Failure, Names, expand, is_host_move, search};
+use super::{Class, Expander, Expansion, Failure, Names, exits, is_host_move, search};
 use crate::search::{Limits, Outcome};
 use crate::state::testing::{small_forced, walk, winnable, xorshift};
 use crate::state::{Key, Move, State};
@@ -109,13 +109,15 @@ fn the_search_over_names_gives_the_plain_verdict_and_a_winning_path() {
         let Some(plain) = winnable(&game, CAP) else {
             continue;
         };
-        // One thread and two in turn: sharing work loses no component.
+        // One thread and two in turn: sharing work loses no component;
+        // and the moves out found from one position or by listing.
         let limits = Limits {
             max_states: CAP as u64,
             jobs: 1 + i % 2,
             ..Limits::default()
         };
-        let searched = search(&game, &limits, None);
+        let expansion = [Expansion::MovesOut, Expansion::Listing][i / 2 % 2];
+        let searched = search(&game, &limits, expansion, None);
         assert_eq!(searched.stopped, None);
         match searched.report.outcome {
             Outcome::Solved(moves) => {
@@ -171,25 +173,13 @@ fn expanding_a_component_lists_it_whole_and_names_each_child_once() {
     let names = Names::new();
     names.insert(Class::of(&position).name);
     // Past the positions a thread may list, the component is not expanded.
-    let too_many = expand(&position, &names, &mut FxHashSet::default(), 1, &|| false);
+    let too_many = Expander::new(&names, 1, Expansion::Listing).expand(&position, &|| false);
     assert!(matches!(too_many, Err(Failure::TooLarge)));
     // A search stopped while a component is listed stops the listing.
-    let stopped = expand(
-        &position,
-        &names,
-        &mut FxHashSet::default(),
-        usize::MAX,
-        &|| true,
-    );
+    let mut listing = Expander::new(&names, usize::MAX, Expansion::Listing);
+    let stopped = listing.expand(&position, &|| true);
     assert!(matches!(stopped, Err(Failure::Stopped)));
-    let expanded = expand(
-        &position,
-        &names,
-        &mut FxHashSet::default(),
-        usize::MAX,
-        &|| false,
-    )
-    .expect("names match");
+    let expanded = listing.expand(&position, &|| false).expect("names match");
     assert_eq!(expanded.listed as u128, Class::of(&position).size);
     let children: FxHashSet<Key> = expanded
         .children
@@ -205,4 +195,67 @@ fn expanding_a_component_lists_it_whole_and_names_each_child_once() {
         }
         assert_eq!(&replay, child);
     }
+}
+
+/// The names of the components the moves out of `position`'s component
+/// lead to, by listing it.
+fn listed_children(position: &State) -> FxHashSet<Key> {
+    let mut children = FxHashSet::default();
+    for member in component(position) {
+        member.for_each_move(|mv| {
+            let mut next = member.clone();
+            next.apply(mv);
+            if !is_host_move(&member, mv, &next) {
+                children.insert(Class::of(&next).name);
+            }
+        });
+    }
+    children
+}
+
+/// Whether the moves out found without listing `position`'s component
+/// (when found) name the listed children, each reached by its moves.
+/// `None` when the moves out were not found within their budget.
+fn moves_out_agree(position: &State) -> Option<bool> {
+    let class = Class::of(position);
+    let exits = exits::children(position, &class, usize::MAX)?;
+    let mut found = FxHashSet::default();
+    for exit in exits {
+        let mut replay = position.clone();
+        for &mv in &exit.moves {
+            assert_eq!(replay.check_move(mv), Ok(()), "\n{position}");
+            replay.apply(mv);
+        }
+        assert_eq!(replay, exit.child, "\n{position}");
+        found.insert(Class::of(&exit.child).name);
+    }
+    Some(found == listed_children(position))
+}
+
+#[test]
+fn moves_out_found_without_listing_lead_to_the_listed_children() {
+    let (mut compared, mut larger) = (0, 0);
+    let mut compare = |position: &State| {
+        let agree = moves_out_agree(position).expect("no budget to run out of");
+        assert!(agree, "moves out differ from the listing:\n{position}");
+        compared += 1;
+        larger += usize::from(Class::of(position).size > 1);
+    };
+    for game in small_games().into_iter().take(30) {
+        let Some(all) = reachable(&game) else {
+            continue;
+        };
+        let mut seen: FxHashSet<Key> = FxHashSet::default();
+        for position in &all {
+            if seen.insert(Class::of(position).name) {
+                compare(position);
+            }
+        }
+    }
+    let mut rng = 0x0E_C175_u64;
+    for seed in 1..=15 {
+        let steps = 20 + (xorshift(&mut rng) % 40) as usize;
+        walk("bd", seed, steps, &mut rng, &mut compare);
+    }
+    assert!(compared >= 1000 && larger >= 300, "{larger} of {compared}");
 }

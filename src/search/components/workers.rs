@@ -11,21 +11,26 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering::
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use rustc_hash::FxHashSet;
-
-use super::{Class, Failure, LISTED_BYTES, MISMATCH, Names, Searched, expand};
+use super::{Class, Expander, Expansion, Failure, LISTED_BYTES, MISMATCH, Names, Searched};
 use crate::search::{BYTES_PER_POSITION, Limit, Limits, Outcome, Progress, Report, Stats};
-use crate::state::{Key, Move, State};
+use crate::state::{Move, State};
 
 /// Searches from `start` (a position of a Baker's Dozen deal under forced
 /// rules, see [`super::refusal`]) over components, on `limits.jobs`
 /// threads, within `limits`: its `max_states` counts names stored.
 /// `length`, `diff` and the prover settings are not used: the first
 /// solution found, depth-first (more cards up first), is the answer.
-pub fn search(start: &State, limits: &Limits, progress: Option<Progress>) -> Searched {
+/// `expansion` says how components are expanded.
+pub fn search(
+    start: &State,
+    limits: &Limits,
+    expansion: Expansion,
+    progress: Option<Progress>,
+) -> Searched {
     let shared = Shared {
         names: Names::new(),
         listed: AtomicU64::new(0),
+        expanded: AtomicU64::new(0),
         best: AtomicU8::new(start.score()),
         pool: Mutex::new(Pool::default()),
         wake: Condvar::new(),
@@ -34,6 +39,7 @@ pub fn search(start: &State, limits: &Limits, progress: Option<Progress>) -> Sea
         end: Mutex::new(None),
         jobs: limits.jobs.max(1),
         most_listed: most_listed(limits),
+        expansion,
         limits,
         began: Instant::now(),
     };
@@ -57,6 +63,7 @@ pub fn search(start: &State, limits: &Limits, progress: Option<Progress>) -> Sea
     };
     Searched {
         report: Report { outcome, stats },
+        listed: shared.listed.into_inner(),
         stopped,
     }
 }
@@ -66,6 +73,8 @@ struct Shared<'a> {
     names: Names,
     /// Positions listed, all threads.
     listed: AtomicU64,
+    /// Components expanded, all threads.
+    expanded: AtomicU64,
     best: AtomicU8,
     /// Components set aside for idle threads.
     pool: Mutex<Pool>,
@@ -77,6 +86,7 @@ struct Shared<'a> {
     jobs: usize,
     /// The most positions of one component a thread lists.
     most_listed: usize,
+    expansion: Expansion,
     limits: &'a Limits,
     began: Instant,
 }
@@ -142,7 +152,7 @@ impl Shared<'_> {
             stored,
             stored_now: stored,
             peak_stored: stored,
-            expanded: self.listed.load(Relaxed),
+            expanded: self.expanded.load(Relaxed),
             best_score: self.best.load(Relaxed),
             elapsed: self.began.elapsed(),
             attempts: 1,
@@ -227,7 +237,7 @@ impl Shared<'_> {
 fn work(shared: &Shared, first: Option<State>, mut progress: Option<Progress>) {
     let mut frames: Vec<Frame> = Vec::new();
     let mut path: Vec<Move> = Vec::new();
-    let mut lost: FxHashSet<Key> = FxHashSet::default();
+    let mut expander = Expander::new(&shared.names, shared.most_listed, shared.expansion);
     let mut current = first;
     let mut last_shown = Instant::now();
     loop {
@@ -246,8 +256,7 @@ fn work(shared: &Shared, first: Option<State>, mut progress: Option<Progress>) {
         }
         let stopped =
             || shared.stop.load(Relaxed) || shared.limit().is_some_and(|l| l != Limit::States);
-        let most = shared.most_listed;
-        let expanded = match expand(&state, &shared.names, &mut lost, most, &stopped) {
+        let expanded = match expander.expand(&state, &stopped) {
             Ok(expanded) => expanded,
             Err(Failure::Mismatch) => return shared.finish(End::Mismatch(MISMATCH.into())),
             Err(Failure::TooLarge) => return shared.finish(End::Limit(Limit::States)),
@@ -257,6 +266,7 @@ fn work(shared: &Shared, first: Option<State>, mut progress: Option<Progress>) {
             }
         };
         shared.listed.fetch_add(expanded.listed, Relaxed);
+        shared.expanded.fetch_add(1, Relaxed);
         if let Some(moves) = expanded.won {
             path.extend(moves);
             return shared.finish(End::Won(path));
