@@ -23,9 +23,20 @@ fn of_rank(rank: u8) -> u64 {
     RANK_CARDS << card_of(rank, 0)
 }
 
+/// Why [`children`] found no moves out.
+pub(super) enum Unfound {
+    /// It took more than its budget of families, or a position could not
+    /// be built (the class misread): the component is better listed.
+    Listing,
+    /// `stopped` said so.
+    Stopped,
+}
+
 /// The components the moves out of `first`'s component lead to, one
-/// position of each, or `None` when that would take more work than
-/// `budget` tries (then the component is better listed).
+/// position of each that `keep` keeps (given the position and its
+/// component's name; a won position is kept whatever it says, and ends
+/// the search for more), within `budget` families tried. `stopped` is
+/// asked every [`LOOK_EVERY`] families.
 ///
 /// # Why these are all of them, and each is one component
 ///
@@ -57,14 +68,23 @@ fn of_rank(rank: u8) -> u64 {
 ///
 /// A family failing a test is split by the hosts of the free movable cards
 /// of the ranks at fault, and each part tried again.
-pub(super) fn children(first: &State, class: &Class, budget: usize) -> Option<Vec<Exit>> {
+pub(super) fn children(
+    first: &State,
+    class: &Class,
+    budget: usize,
+    stopped: &dyn Fn() -> bool,
+    keep: &mut dyn FnMut(&State, Key) -> bool,
+) -> Result<Vec<Exit>, Unfound> {
     let can_be_bare = |c: Card| first.above(c).is_none_or(|d| class.movable & (1 << d) != 0);
     let on_table = |c: Card| first.below(c) != FOUNDATION;
     let mut search = Families {
         first,
         class,
         tries: budget,
+        stopped,
+        keep,
         exits: Vec::new(),
+        won: false,
     };
     for x in 0..CARDS as Card {
         let r = rank(x);
@@ -75,13 +95,17 @@ pub(super) fn children(first: &State, class: &Class, budget: usize) -> Option<Ve
             if !on_table(y) || first.below(x) == y || !can_be_bare(y) {
                 continue;
             }
-            if !search.family(x, y, [NONE; CARDS]) {
-                return None;
+            search.family(x, y, [NONE; CARDS])?;
+            if search.won {
+                return Ok(search.exits.split_off(search.exits.len() - 1));
             }
         }
     }
-    Some(search.exits)
+    Ok(search.exits)
 }
+
+/// Families tried between two looks at whether the search is stopped.
+const LOOK_EVERY: usize = 1 << 12;
 
 /// The search of one component's moves out, family by family.
 struct Families<'a> {
@@ -89,19 +113,28 @@ struct Families<'a> {
     class: &'a Class,
     /// Families that may still be tried.
     tries: usize,
+    stopped: &'a dyn Fn() -> bool,
+    keep: &'a mut dyn FnMut(&State, Key) -> bool,
     exits: Vec<Exit>,
+    /// Whether the last exit kept is a won position.
+    won: bool,
 }
 
 impl Families<'_> {
     /// Tries the family of `x` onto `y` whose movable cards `assigned` gives
-    /// a host to (`NONE` for the free ones), splitting it as needed. False
-    /// when out of tries, or when a position could not be built (a class
-    /// misread: the caller lists the component instead).
-    fn family(&mut self, x: Card, y: Card, assigned: [Card; CARDS]) -> bool {
+    /// a host to (`NONE` for the free ones), splitting it as needed, until
+    /// a won position is met.
+    fn family(&mut self, x: Card, y: Card, assigned: [Card; CARDS]) -> Result<(), Unfound> {
+        if self.won {
+            return Ok(());
+        }
         if self.tries == 0 {
-            return false;
+            return Err(Unfound::Listing);
         }
         self.tries -= 1;
+        if self.tries.is_multiple_of(LOOK_EVERY) && (self.stopped)() {
+            return Err(Unfound::Stopped);
+        }
         let class = self.class;
         let pair = (1u64 << x) | (1u64 << y);
         let mut taken = pair;
@@ -122,8 +155,8 @@ impl Families<'_> {
             }
             let hosts = class.open & of_rank(r + 1) & !taken;
             open |= hosts;
-            if (cards.count_ones()) > hosts.count_ones() {
-                return true; // An empty family.
+            if cards.count_ones() > hosts.count_ones() {
+                return Ok(()); // An empty family.
             }
             let mut spare = hosts;
             for card in bits(cards) {
@@ -142,14 +175,14 @@ impl Families<'_> {
             }
         }
         let Some((q, mut moves)) = arrange(self.first, class.movable, &target) else {
-            return false;
+            return Err(Unfound::Listing);
         };
         let out = Move {
             card: x,
             dest: Dest::Card(y),
         };
         if !q.is_top(x) || !q.is_top(y) || q.check_move(out).is_err() {
-            return false;
+            return Err(Unfound::Listing);
         }
         let mut child = q.clone();
         child.apply(out);
@@ -161,12 +194,16 @@ impl Families<'_> {
             faults(&q, &child, &after, free, open, pair)
         };
         if faults == 0 {
-            self.exits.push(Exit {
-                child,
-                moves,
-                name: after.name,
-            });
-            return true;
+            let won = child.is_won();
+            if (self.keep)(&child, after.name) || won {
+                self.won = won;
+                self.exits.push(Exit {
+                    child,
+                    moves,
+                    name: after.name,
+                });
+            }
+            return Ok(());
         }
         // Split by the hosts of the free cards of the ranks at fault.
         let split: Vec<Card> = (1..KING)
@@ -174,7 +211,7 @@ impl Families<'_> {
             .flat_map(|r| bits(free & of_rank(r)))
             .collect();
         if split.is_empty() {
-            return false;
+            return Err(Unfound::Listing);
         }
         self.split(x, y, assigned, taken, &split)
     }
@@ -188,7 +225,7 @@ impl Families<'_> {
         assigned: [Card; CARDS],
         taken: u64,
         cards: &[Card],
-    ) -> bool {
+    ) -> Result<(), Unfound> {
         let Some((&card, rest)) = cards.split_first() else {
             return self.family(x, y, assigned);
         };
@@ -196,11 +233,9 @@ impl Families<'_> {
         for host in bits(hosts) {
             let mut more = assigned;
             more[card as usize] = host;
-            if !self.split(x, y, more, taken | 1 << host, rest) {
-                return false;
-            }
+            self.split(x, y, more, taken | 1 << host, rest)?;
         }
-        true
+        Ok(())
     }
 }
 

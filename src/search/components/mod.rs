@@ -269,18 +269,36 @@ impl<'a> Expander<'a> {
     /// a limit or a Ctrl-C must not wait for its end.
     fn expand(&mut self, first: &State, stopped: &dyn Fn() -> bool) -> Result<Expanded, Failure> {
         let class = Class::of(first);
+        let checking = self.unchecked + 1 >= CHECK_EVERY && class.size <= CHECK_MOST;
+        // The names of the components met (for the check), and those of
+        // the components kept, not to keep a component twice: a component
+        // of millions of positions can lead to millions of moves out.
+        let (mut found, mut kept) = (FxHashSet::default(), FxHashSet::default());
         let exits = if self.expansion == Expansion::Listing || class.size < LISTED_BELOW {
-            None
+            Err(exits::Unfound::Listing)
         } else {
             let budget = (class.size * TRIES_PER_POSITION).min(u128::from(u32::MAX));
-            exits::children(first, &class, budget as usize)
+            let (names, lost) = (self.names, &self.lost);
+            // Only read here: a name stored as met would be skipped by the
+            // listing if the moves out are not found after all.
+            let mut keep = |_: &State, name: Key| {
+                if checking {
+                    found.insert(name);
+                }
+                kept.insert(name) && !lost.contains(&name) && !names.contains(&name)
+            };
+            exits::children(first, &class, budget as usize, stopped, &mut keep)
         };
-        let Some(exits) = exits else {
-            let (names, lost) = (self.names, &mut self.lost);
-            let listing = list(first, &class, self.most, stopped, |child| {
-                names.admit(lost, child, Class::of(child).name)
-            })?;
-            return Ok(listing.expanded());
+        let exits = match exits {
+            Ok(exits) => exits,
+            Err(exits::Unfound::Stopped) => return Err(Failure::Stopped),
+            Err(exits::Unfound::Listing) => {
+                let (names, lost) = (self.names, &mut self.lost);
+                let listing = list(first, &class, self.most, stopped, |child| {
+                    names.admit(lost, child, Class::of(child).name)
+                })?;
+                return Ok(listing.expanded());
+            }
         };
         if let Some(exit) = exits.iter().find(|e| e.child.is_won()) {
             return Ok(Expanded {
@@ -290,14 +308,13 @@ impl<'a> Expander<'a> {
             });
         }
         self.unchecked += 1;
-        if self.unchecked >= CHECK_EVERY && class.size <= CHECK_MOST {
+        if checking {
             self.unchecked = 0;
             let mut listed = FxHashSet::default();
             list(first, &class, self.most, stopped, |child| {
                 listed.insert(Class::of(child).name);
                 false
             })?;
-            let found: FxHashSet<Key> = exits.iter().map(|e| e.name).collect();
             if found != listed {
                 return Err(Failure::Mismatch);
             }
