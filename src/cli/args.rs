@@ -69,8 +69,10 @@ pub(super) struct RawArgs {
 
     /// Baker's Dozen, forced rules: store one name per component of host
     /// moves (a card moved between two cards one rank higher) instead of
-    /// every position, so a proof takes far less memory (--max-states
-    /// counts names); depth-first on --jobs threads, slow to find wins (see
+    /// every position, and find most components' moves out from one of
+    /// their positions, so a proof takes far less memory and time
+    /// (--max-states counts names); depth-first on --jobs threads, after a
+    /// short first look by the usual search for a win (see
     /// docs/components.md)
     #[arg(long, help_heading = LIMITS)]
     pub components: bool,
