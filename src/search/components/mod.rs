@@ -54,7 +54,7 @@
 //! provably leads into one component, and one position of each family
 //! (built by host moves) gives that component. It rests on the same
 //! argument as the names, so the search checks it as it goes: one
-//! component in [`CHECK_EVERY`] (of at most [`CHECK_MOST`] positions) is
+//! component in `CHECK_EVERY` (of at most `CHECK_MOST` positions) is
 //! listed as well and the components the two ways lead to compared, and
 //! the smaller components are listed outright, each listing checking its
 //! name and count as above; a mismatch ends the search with `ECHEC`.
