@@ -14,7 +14,7 @@ use super::{EXIT_ECHEC, EXIT_INSOLUBLE, EXIT_SUCCES, export, page};
 use xpat_solver::check::Verdict;
 use xpat_solver::foundation::Foundation;
 use xpat_solver::rules::GameId;
-use xpat_solver::search::components::{self, Expansion};
+use xpat_solver::search::components::{self, Answer, Expansion};
 use xpat_solver::search::layered::{self, Spill};
 use xpat_solver::search::{
     self, BYTES_PER_POSITION, Length, Limit, Limits, MAX_STATES, Outcome, Report, Stats,
@@ -67,18 +67,18 @@ pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
     let mut listed = None;
     let (report, stopped) = match out.spill {
         None if let Some(expansion) = out.components => {
-            let look = start.search(&components::first_look(limits), None);
-            if let Outcome::GaveUp(_) = look.outcome {
-                let rest = components::after_first_look(limits, &look);
-                let searched = search_components(start, &rest, expansion);
-                listed = Some(searched.listed);
-                (searched.report, searched.stopped)
-            } else {
-                say!(
-                    "{}: decided by the usual search's first look",
-                    start.deal.id
-                )?;
-                (look, None)
+            match search_components(start, limits, expansion) {
+                Answer::Components(searched) => {
+                    listed = Some(searched.listed);
+                    (searched.report, searched.stopped)
+                }
+                Answer::FirstLook(look) => {
+                    say!(
+                        "{}: decided by the usual search's first look",
+                        start.deal.id
+                    )?;
+                    (look, None)
+                }
             }
         }
         None => (search_with_progress(start, limits), None),
@@ -118,11 +118,13 @@ fn search_with_progress(start: &Start, limits: &Limits) -> Report {
 
 /// The search with `--components`, from the start's position, with the
 /// usual progress line (its positions stored are names).
-fn search_components(start: &Start, limits: &Limits, expansion: Expansion) -> components::Searched {
+fn search_components(start: &Start, limits: &Limits, expansion: Expansion) -> Answer {
     let position = start
         .state()
         .expect("--components is refused where the start is no position");
-    with_progress(|progress| components::search(&position, limits, expansion, progress))
+    with_progress(|progress| {
+        components::search_after_first_look(&start.deal, &position, limits, expansion, progress)
+    })
 }
 
 /// Runs `search` with a progress line on stderr when that is a terminal,

@@ -406,17 +406,16 @@ impl Work<'_> {
         let report = if midnight::plays(&deal) {
             midnight::search::search(&deal, &limits, None)
         } else if self.components && components::refusal(&deal).is_none() {
-            let look = search::search(&deal, &components::first_look(&limits), None);
-            if let Outcome::GaveUp(_) = look.outcome {
-                let expansion = components::Expansion::MovesOut;
-                let rest = components::after_first_look(&limits, &look);
-                let searched = components::search(&State::new(&deal), &rest, expansion, None);
-                if let Some(why) = searched.stopped {
-                    return Err(format!("{id}: {why}"));
+            let start = State::new(&deal);
+            let expansion = components::Expansion::MovesOut;
+            match components::search_after_first_look(&deal, &start, &limits, expansion, None) {
+                components::Answer::FirstLook(look) => look,
+                components::Answer::Components(searched) => {
+                    if let Some(why) = searched.stopped {
+                        return Err(format!("{id}: {why}"));
+                    }
+                    searched.report
                 }
-                searched.report
-            } else {
-                look
             }
         } else {
             search::search(&deal, &limits, None)

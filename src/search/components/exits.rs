@@ -161,7 +161,7 @@ impl Families<'_> {
             let mut spare = hosts;
             for card in bits(cards) {
                 let host = self.first.below(card);
-                if spare & (1 << host) != 0 && host < CARDS as u8 {
+                if host < CARDS as u8 && spare & (1 << host) != 0 {
                     target[card as usize] = host;
                     spare &= !(1u64 << host);
                 }
@@ -188,13 +188,13 @@ impl Families<'_> {
         child.apply(out);
         moves.push(out);
         let after = Class::of(&child);
-        let faults = if child.is_won() {
+        let won = child.is_won();
+        let faults = if won {
             0
         } else {
             faults(&q, &child, &after, free, open, pair)
         };
         if faults == 0 {
-            let won = child.is_won();
             if (self.keep)(&child, after.name) || won {
                 self.won = won;
                 self.exits.push(Exit {
@@ -243,10 +243,11 @@ impl Families<'_> {
 /// from leading into one component (see [`children`]); 0 if none.
 fn faults(q: &State, child: &State, after: &Class, free: u64, open: u64, pair: u64) -> u32 {
     let mut faults = 0u32;
+    // The cards that went up: each suit's, above its height before.
     let mut up = 0u64;
-    for c in 0..CARDS as Card {
-        if q.below(c) != FOUNDATION && child.below(c) == FOUNDATION {
-            up |= 1 << c;
+    for (s, (&before, &now)) in q.foundation().iter().zip(&child.foundation()).enumerate() {
+        for r in before + 1..=now {
+            up |= 1 << card_of(r, s as u8);
         }
     }
     for u in bits(up & free) {

@@ -83,7 +83,7 @@ use rustc_hash::FxHashSet;
 pub(crate) use class::{Class, is_host_move, marked};
 pub use workers::search;
 
-use super::{Limits, Report};
+use super::{Limits, Outcome, Progress, Report};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
 use crate::rules::Build;
@@ -110,25 +110,41 @@ pub fn refusal(deal: &Deal) -> Option<String> {
     None
 }
 
-/// The limits of the usual search's first look at a deal, run before
-/// the search over components: that search, depth-first, finds wins late
-/// (bd.2: 7 s; the usual search, milliseconds), so a won deal is left to
-/// the usual search when it wins within these few positions (some 0.3 s),
-/// and a small lost one when it proves it.
-pub fn first_look(limits: &Limits) -> Limits {
-    Limits {
+/// What [`search_after_first_look`] ends with.
+pub enum Answer {
+    /// The usual search's first look decided.
+    FirstLook(Report),
+    /// The search over components ran.
+    Components(Searched),
+}
+
+/// The usual search from `start` for a few positions, then, if it has not
+/// decided, the search over components (`expansion`, `progress`) within
+/// what is left of `limits`. The search over components, depth-first,
+/// finds wins late (bd.2: 7 s; the usual search, milliseconds), so a won
+/// deal is left to the usual search when it wins within `FIRST_LOOK`
+/// positions (some 0.3 s), and a small lost one when it proves it.
+pub fn search_after_first_look(
+    deal: &Deal,
+    start: &State,
+    limits: &Limits,
+    expansion: Expansion,
+    progress: Option<Progress>,
+) -> Answer {
+    let look = Limits {
         max_states: FIRST_LOOK.min(limits.max_states),
         jobs: 1,
         ..limits.clone()
+    };
+    let look = super::search_from(deal, start, &look, None);
+    if !matches!(look.outcome, Outcome::GaveUp(_)) {
+        return Answer::FirstLook(look);
     }
-}
-
-/// `limits` less the time the first look took (`look`).
-pub fn after_first_look(limits: &Limits, look: &Report) -> Limits {
-    Limits {
+    let rest = Limits {
         timeout: limits.timeout.map(|t| t.saturating_sub(look.stats.elapsed)),
         ..limits.clone()
-    }
+    };
+    Answer::Components(search(start, &rest, expansion, progress))
 }
 
 /// Positions of the usual search's first look.
@@ -379,7 +395,7 @@ impl Listing {
         moves
     }
 
-    fn expanded(self) -> Expanded {
+    fn expanded(mut self) -> Expanded {
         let listed = self.listed.len() as u64;
         if let Some((at, mv)) = self.won {
             let mut moves = self.way_to(at);
@@ -390,13 +406,12 @@ impl Listing {
                 children: Vec::new(),
             };
         }
-        let mut children: Vec<(State, Vec<Move>)> = self
-            .outside
-            .iter()
+        let mut children: Vec<(State, Vec<Move>)> = std::mem::take(&mut self.outside)
+            .into_iter()
             .map(|(child, at, mv)| {
-                let mut moves = self.way_to(*at);
-                moves.push(*mv);
-                (child.clone(), moves)
+                let mut moves = self.way_to(at);
+                moves.push(mv);
+                (child, moves)
             })
             .collect();
         children.sort_by_key(|(child, _)| child.score());
