@@ -1,6 +1,7 @@
 //! `-search --components` through the real binary: Baker's Dozen proofs
-//! and wins over component names, with the usual search's verdicts; every
-//! other game, rule or search option refused with exit 3.
+//! and wins over component names, under forced and free rules, with the
+//! usual search's verdicts; every other game, xpat2's complete rules and
+//! the options of other searches refused with exit 3.
 
 mod common;
 
@@ -23,6 +24,30 @@ fn components_prove_what_the_usual_search_proves() {
         assert_eq!(listing.verdict(), ("INSOLUBLE", 2), "{listing:?}");
         assert!(!file.exists());
     }
+}
+
+/// Under free rules (every foundation move a player's choice but the safe
+/// ones): a deal no play wins, which the first look leaves to the search
+/// over components, proven lost as the usual search proves it; a deal
+/// only free play wins, its file (every foundation move written) replayed
+/// under free rules.
+#[test]
+fn under_free_rules_components_prove_and_win_what_the_usual_search_does() {
+    let tmp = TempDir::new("components-free");
+    let file = tmp.join("x.sol");
+    let f = arg(&file);
+    let usual = run(["bd.26569", "-search", f, "--rules", "free", "--jobs", "1"]);
+    assert_eq!(usual.verdict(), ("INSOLUBLE", 2), "{usual:?}");
+    let names = run(["bd.26569", "-search", f, "--rules", "free", "--components"]);
+    assert_eq!(names.verdict(), ("INSOLUBLE", 2), "{names:?}");
+    assert!(names.stdout.contains("component names stored"), "{names:?}");
+    assert!(!file.exists());
+    let won = run(["bd.64924", "-search", f, "--rules", "free", "--components"]);
+    assert_eq!(won.verdict(), ("SUCCES", 0), "{won:?}");
+    let check = run(["bd.64924", "-check", f, "--rules", "free"]);
+    assert_eq!(check.verdict(), ("SUCCES", 0), "{check:?}");
+    let forced = run(["bd.64924", "-check", f]);
+    assert_eq!(forced.code, 1, "a free file, not a forced one: {forced:?}");
 }
 
 /// `--list-components` is an option of `--components`, refused alone.
@@ -145,8 +170,8 @@ fn components_refuse_what_they_cannot_search() {
             "Baker's Dozen only",
         ),
         (
-            &["bd.1", "-search", f, "--components", "--rules", "free"],
-            "forced",
+            &["bd.1", "-search", f, "--components", "--rules", "xpat2"],
+            "xpat2",
         ),
         (
             &["bd.1", "-search", f, "--components", "--optimal"],

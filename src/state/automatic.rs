@@ -151,6 +151,26 @@ impl State {
         }
     }
 
+    /// Whether `card`, its suit's next card, goes up by itself as soon as
+    /// it is accessible under the position's [`Automatic`] rule: always
+    /// under forced rules, when safe in the free search. What a component
+    /// of host moves (`search/components`) may not leave bare.
+    #[inline]
+    pub(crate) fn goes_up_by_itself(&self, card: Card) -> bool {
+        match self.automatic {
+            Automatic::Every => true,
+            Automatic::Safe => self.goes_up_safely(card),
+            Automatic::ReturnSafe => self.stays_up_safely(card),
+            Automatic::Nothing => false,
+        }
+    }
+
+    /// Whether every card that can go up goes up by itself (forced rules),
+    /// so that no foundation move is a player's choice.
+    pub(crate) fn plays_every_card_up(&self) -> bool {
+        self.automatic == Automatic::Every
+    }
+
     /// Plays up every suit's next card that is accessible and that `may`
     /// lets go, until none can. Only a suit's next card can go, so one
     /// look per suit and round suffices; a round that plays nothing ends

@@ -202,6 +202,29 @@ pub(crate) fn small_forced(game: &str, up_to: u8, columns: usize, rng: &mut u64)
     )
 }
 
+/// [`small_forced`]'s position under free rules: the free search's
+/// position, whose cards go up by themselves only when the safe rule
+/// lets them (`automatic.rs`).
+pub(crate) fn small_free(game: &str, up_to: u8, columns: usize, rng: &mut u64) -> State {
+    with(
+        &small(variant(game, 0), up_to, columns, 0, rng),
+        Automatic::Safe,
+    )
+}
+
+/// [`walk`] under free rules: from the free search's initial position,
+/// foundation moves among the moves picked.
+pub(crate) fn walk_free(
+    game: &str,
+    seed: u32,
+    steps: usize,
+    rng: &mut u64,
+    visit: impl FnMut(&State),
+) {
+    let deal = test_deal(game, seed).with_foundation(crate::foundation::Foundation::Free);
+    walk_from(State::new(&deal), steps, rng, visit);
+}
+
 /// `game`'s rules with `registers` registers and empty columns that take
 /// no card: smaller games, to which the proof applies all the same.
 pub(super) fn variant(game: &str, registers: usize) -> &'static Rules {

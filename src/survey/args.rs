@@ -149,10 +149,10 @@ struct Cli {
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
 
-    /// Search Baker's Dozen under forced rules by components, one name
-    /// stored per component of host moves (as -search --components; the
-    /// forced search of --foundation both too); other games and rules as
-    /// usual
+    /// Search Baker's Dozen by components under forced and free rules,
+    /// one name stored per component of host moves (as -search
+    /// --components; both searches of --foundation both); other games and
+    /// xpat2's complete rules as usual
     #[arg(long, conflicts_with = "optimal")]
     components: bool,
 
@@ -293,7 +293,7 @@ pub struct Plan {
     pub solutions: Option<PathBuf>,
     /// The rules the deals are played by (`--foundation`, `--rules`).
     pub under: Under,
-    /// Baker's Dozen under forced rules searched by components
+    /// Baker's Dozen under forced and free rules searched by components
     /// (`--components`).
     pub components: bool,
     /// The arguments after `survey`, to print the command that resumes.

@@ -63,7 +63,7 @@ struct Work<'a> {
     limits: Limits,
     solutions: Option<&'a Path>,
     under: Under,
-    /// Baker's Dozen under forced rules searched by components.
+    /// Baker's Dozen under forced and free rules searched by components.
     components: bool,
     /// Deals already in the file being resumed.
     skip: FxHashSet<(u8, u32)>,

@@ -60,9 +60,11 @@ impl Class {
     ///
     /// - no host of rank r + 1 is free (as many run cards of rank r as
     ///   hosts): nowhere to go, and nothing of rank r can leave either;
-    /// - c is its suit's next card: with nothing on it, it would go up;
-    /// - the card c lies on is its suit's next card: moving c off sends
-    ///   that card up, which is no host move;
+    /// - c is its suit's next card and goes up by itself (always under
+    ///   forced rules, when safe in the free search): with nothing on it,
+    ///   it would go up;
+    /// - the card c lies on is such a card: moving c off sends that card
+    ///   up, which is no host move;
     /// - the card lying on c is frozen: c is never on top.
     ///
     /// The other run cards are *movable*: the component holds every way
@@ -70,7 +72,12 @@ impl Class {
     /// hosts of the rank above that no frozen card holds.
     pub(crate) fn of(state: &State) -> Class {
         let foundation = state.foundation();
-        let is_next = |c: Card| foundation[suit(c) as usize] + 1 == rank(c);
+        // Whether `c` goes up as soon as nothing lies on it. Under free
+        // rules a next card the safe rule does not play up stays where it
+        // is, bare or not, like any other card: the foundation, and so
+        // this answer, is the same in every position of the component.
+        let goes_up =
+            |c: Card| foundation[suit(c) as usize] + 1 == rank(c) && state.goes_up_by_itself(c);
         let mut run = [false; CARDS];
         let mut base_top = [false; CARDS];
         for top in (0..CARDS as Card).filter(|&c| state.is_top(c)) {
@@ -99,7 +106,7 @@ impl Class {
                     continue;
                 }
                 let on_frozen = state.above(c).is_some_and(|d| frozen[d as usize]);
-                let fixed = full || is_next(c) || is_next(state.below(c)) || on_frozen;
+                let fixed = full || goes_up(c) || goes_up(state.below(c)) || on_frozen;
                 frozen[c as usize] = fixed;
                 if !fixed {
                     movable += 1;

@@ -1,13 +1,29 @@
-//! `-search --components`: Baker's Dozen under forced rules searched one
-//! *component* at a time, storing a name per component where the usual
-//! search stores every position (docs/components.md has the figures).
+//! `-search --components`: Baker's Dozen under forced or free rules
+//! searched one *component* at a time, storing a name per component where
+//! the usual search stores every position (docs/components.md has the
+//! figures).
 //!
 //! # Components
 //!
 //! A *host move* takes a card lying on a card one rank higher (its host)
 //! to another card one rank higher, and sends no card up. It can be
-//! undone: the card's old host is left on top, not its suit's next card
-//! (else it would have gone up), and the next move can put the card back.
+//! undone: the card's old host is left on top, not a card that goes up by
+//! itself (else it would have gone up), and the next move can put the
+//! card back.
+//!
+//! # Under free rules
+//!
+//! The free search plays a card up by itself only when the safe rule
+//! (`state/automatic.rs`) says so; any other foundation move is a
+//! player's move, which sends a card up for good and so leads out of the
+//! component like any move that is not a host move. The argument above
+//! and the names below need only that a host move sends nothing up and
+//! that the cards which would go up by themselves are the same in every
+//! position of a component (they depend on the foundation alone), so they
+//! hold with "goes up by itself" read as the safe rule. The moves out
+//! found without listing (below) assume forced rules, where no card goes
+//! up by choice: under free rules every component is listed, each
+//! listing checking its name and count.
 //! So the positions host moves join (a component) can each reach every
 //! other: a component is won or lost as a whole, and a search that stores
 //! one name per component, and expands each component by every move out
@@ -92,7 +108,9 @@ use crate::state::{Dest, Key, Move, State};
 /// Why `--components` cannot search `deal`, if it cannot. The names hold
 /// where a card moves only onto a card one rank higher, of any suit, and
 /// no register can hold a card (the mark is the register code): Baker's
-/// Dozen; and where every card that can go up goes up.
+/// Dozen; and where a card up stays up (forced or free rules: under
+/// xpat2's complete rules a foundation move can be undone, and a
+/// component would have to hold it).
 pub fn refusal(deal: &Deal) -> Option<String> {
     let rules = deal.id.rules;
     if !(rules.only_onto_higher() && rules.build == Build::AnySuit) {
@@ -101,9 +119,9 @@ pub fn refusal(deal: &Deal) -> Option<String> {
             rules.name
         ));
     }
-    if deal.foundation != Foundation::Forced {
+    if deal.foundation == Foundation::Xpat2 {
         return Some(
-            "'--components' needs forced foundation moves (--rules forced): a component's name relies on every card that can go up going up"
+            "'--components' searches under forced or free foundation moves (--rules forced or free), not xpat2's complete rules: there a card can come back from the foundation"
                 .into(),
         );
     }
@@ -124,6 +142,13 @@ pub enum Answer {
 /// finds wins late (bd.2: 7 s; the usual search, milliseconds), so a won
 /// deal is left to the usual search when it wins within `FIRST_LOOK`
 /// positions (some 0.3 s), and a small lost one when it proves it.
+///
+/// `start` is the deal's start or, from a player's save, their position;
+/// under free rules one followed exactly (nothing played up by itself),
+/// which both searches take from the position its own safe foundation
+/// moves reach. A solution is written as a file of the deal's rules has
+/// it: under free rules with every foundation move, those the positions
+/// played by themselves included.
 pub fn search_after_first_look(
     deal: &Deal,
     start: &State,
@@ -131,20 +156,40 @@ pub fn search_after_first_look(
     expansion: Expansion,
     progress: Option<Progress>,
 ) -> Answer {
+    let from_deal = deal.foundation == Foundation::Forced || *start == State::new(deal);
+    let (root, up) = if from_deal {
+        (start.clone(), Vec::new())
+    } else {
+        crate::state::searched_from(start, deal)
+    };
+    let write_out = |report: &mut Report| {
+        if let Outcome::Solved(moves) = &mut report.outcome {
+            *moves = if from_deal {
+                crate::state::written_out(deal, moves)
+            } else {
+                let mut written = up.clone();
+                written.extend(crate::state::written_out_from(&root, moves));
+                written
+            };
+        }
+    };
     let look = Limits {
         max_states: FIRST_LOOK.min(limits.max_states),
         jobs: 1,
         ..limits.clone()
     };
-    let look = super::search_from(deal, start, &look, None);
+    let mut look = super::run(deal, &root, &look, None);
     if !matches!(look.outcome, Outcome::GaveUp(_)) {
+        write_out(&mut look);
         return Answer::FirstLook(look);
     }
     let rest = Limits {
         timeout: limits.timeout.map(|t| t.saturating_sub(look.stats.elapsed)),
         ..limits.clone()
     };
-    Answer::Components(search(start, &rest, expansion, progress))
+    let mut searched = search(&root, &rest, expansion, progress);
+    write_out(&mut searched.report);
+    Answer::Components(searched)
 }
 
 /// Positions of the usual search's first look.

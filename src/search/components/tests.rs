@@ -2,12 +2,15 @@
 //! searched whole, one name per component and no two components under
 //! one name, and the search over names giving the plain search's verdict;
 //! along walks of real deals, every component the size its name says.
+//! Each under forced rules and under free ones (the free search's
+//! positions, which play a card up by themselves only when it is safe).
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::{Class, Expander, Expansion, Failure, Names, exits, is_host_move, search};
+use crate::cards::{KING, SUITS, card_of};
 use crate::search::{Limits, Outcome};
-use crate::state::testing::{small_forced, walk, winnable, xorshift};
+use crate::state::testing::{small_forced, small_free, walk, walk_free, winnable, xorshift};
 use crate::state::{Key, Move, State};
 
 /// The most positions a plain search of a small game may hold.
@@ -52,23 +55,60 @@ fn closure(
     Some(all)
 }
 
+/// Under which foundation rule a test's games are played.
+#[derive(Clone, Copy, PartialEq)]
+enum Rule {
+    Forced,
+    Free,
+}
+
 /// Small Baker's Dozen games: the cards above `up_to` in `columns`
 /// columns, several deals of each shape.
-fn small_games() -> Vec<State> {
+fn small_games(rule: Rule) -> Vec<State> {
     let mut rng = 0x5EED_C04B_0AE5_0001_u64;
     let mut games = Vec::new();
     for (up_to, columns) in [(9, 4), (9, 6), (8, 5), (8, 7), (7, 6), (7, 8)] {
         for _ in 0..10 {
-            games.push(small_forced("bd", up_to, columns, &mut rng));
+            games.push(match rule {
+                Rule::Forced => small_forced("bd", up_to, columns, &mut rng),
+                Rule::Free => small_free("bd", up_to, columns, &mut rng),
+            });
         }
     }
     games
 }
 
+/// Whether a suit's next card lies bare in `position` and stays there:
+/// what only free rules allow (the safe rule does not play it up), and
+/// what the names must then treat as a card like any other.
+fn holds_a_next_card_bare(position: &State) -> bool {
+    let foundation = position.foundation();
+    (0..SUITS as u8).any(|s| {
+        let height = foundation[s as usize];
+        height < KING && position.is_accessible(card_of(height + 1, s))
+    })
+}
+
 #[test]
 fn on_small_games_each_component_has_one_name_and_no_two_share_one() {
-    let (mut components, mut larger, mut games) = (0, 0, 0);
-    for game in small_games() {
+    names_are_one_per_component(Rule::Forced);
+}
+
+#[test]
+fn under_free_rules_each_component_has_one_name_and_no_two_share_one() {
+    let next_bare = names_are_one_per_component(Rule::Free);
+    assert!(
+        next_bare >= 1000,
+        "{next_bare} components with a next card bare"
+    );
+}
+
+/// Checks on small games searched whole that every component bears one
+/// name and no two share one; returns how many components hold a suit's
+/// next card bare.
+fn names_are_one_per_component(rule: Rule) -> usize {
+    let (mut components, mut larger, mut games, mut next_bare) = (0, 0, 0, 0);
+    for game in small_games(rule) {
         let Some(all) = reachable(&game) else {
             continue;
         };
@@ -91,6 +131,7 @@ fn on_small_games_each_component_has_one_name_and_no_two_share_one() {
             }
             let before = named.insert(class.name, id);
             assert_eq!(before, None, "two components named alike:\n{position}");
+            next_bare += usize::from(members.iter().any(holds_a_next_card_bare));
         }
     }
     // The shapes are chosen so that most games are searched whole and
@@ -100,12 +141,24 @@ fn on_small_games_each_component_has_one_name_and_no_two_share_one() {
         larger >= 1000,
         "{larger} of {components} components larger than one"
     );
+    next_bare
 }
 
 #[test]
 fn the_search_over_names_gives_the_plain_verdict_and_a_winning_path() {
+    verdicts_are_the_plain_ones(Rule::Forced);
+}
+
+#[test]
+fn under_free_rules_the_search_over_names_gives_the_plain_verdict() {
+    verdicts_are_the_plain_ones(Rule::Free);
+}
+
+/// Searches small games over names, on one thread and two, and compares
+/// each verdict with a plain search's over positions; each win replays.
+fn verdicts_are_the_plain_ones(rule: Rule) {
     let (mut won, mut lost) = (0, 0);
-    for (i, game) in small_games().into_iter().enumerate() {
+    for (i, game) in small_games(rule).into_iter().enumerate() {
         let Some(plain) = winnable(&game, CAP) else {
             continue;
         };
@@ -142,11 +195,22 @@ fn the_search_over_names_gives_the_plain_verdict_and_a_winning_path() {
 
 #[test]
 fn along_walks_of_real_deals_every_component_is_its_names_size() {
+    walks_have_components_of_their_names_size(Rule::Forced);
+}
+
+#[test]
+fn under_free_rules_along_walks_every_component_is_its_names_size() {
+    walks_have_components_of_their_names_size(Rule::Free);
+}
+
+/// Walks 15 deals at random and checks each position's component: its
+/// size the name's, one name for all its positions.
+fn walks_have_components_of_their_names_size(rule: Rule) {
     let mut rng = 0x0BD0_C0A9_E175_u64;
     let (mut checked, mut larger) = (0, 0);
     for seed in 1..=15 {
         let steps = 20 + (xorshift(&mut rng) % 40) as usize;
-        walk("bd", seed, steps, &mut rng, |position| {
+        let mut visit = |position: &State| {
             let members = component(position);
             let class = Class::of(position);
             assert_eq!(members.len() as u128, class.size, "bd.{seed}\n{position}");
@@ -155,7 +219,11 @@ fn along_walks_of_real_deals_every_component_is_its_names_size() {
             }
             checked += 1;
             larger += usize::from(members.len() > 1);
-        });
+        };
+        match rule {
+            Rule::Forced => walk("bd", seed, steps, &mut rng, &mut visit),
+            Rule::Free => walk_free("bd", seed, steps, &mut rng, &mut visit),
+        }
     }
     assert!(checked >= 300 && larger >= 100, "{larger} of {checked}");
 }
@@ -247,7 +315,7 @@ fn moves_out_found_without_listing_lead_to_the_listed_children() {
         compared += 1;
         larger += usize::from(Class::of(position).size > 1);
     };
-    for game in small_games().into_iter().take(30) {
+    for game in small_games(Rule::Forced).into_iter().take(30) {
         let Some(all) = reachable(&game) else {
             continue;
         };
@@ -264,4 +332,44 @@ fn moves_out_found_without_listing_lead_to_the_listed_children() {
         walk("bd", seed, steps, &mut rng, &mut compare);
     }
     assert!(compared >= 3000 && larger >= 1000, "{larger} of {compared}");
+}
+
+#[test]
+fn under_free_rules_a_win_over_names_replays_as_a_free_file() {
+    use crate::check::{Verdict, replay_moves};
+    use crate::deal::test_deal;
+    use crate::foundation::Foundation;
+    use crate::state::written_out;
+    // Deals the depth-first search over names wins within a few thousand
+    // components; the file it is written as (every foundation move a
+    // line, those played by themselves included) replays to the won game
+    // under free rules, where nothing goes up unless a line says so.
+    let limits = Limits {
+        max_states: 200_000,
+        jobs: 1,
+        ..Limits::default()
+    };
+    let mut won = 0;
+    for seed in 1..=6 {
+        let deal = test_deal("bd", seed).with_foundation(Foundation::Free);
+        let searched = search(&State::new(&deal), &limits, Expansion::MovesOut, None);
+        let moves = match searched.report.outcome {
+            Outcome::Solved(moves) => moves,
+            // Won deals all (1..10000 are), some past the limit.
+            Outcome::GaveUp(_) => continue,
+            Outcome::Insoluble => panic!("bd.{seed}, a won deal, proven lost over names"),
+        };
+        let written = written_out(&deal, &moves);
+        assert!(
+            written.len() > moves.len(),
+            "bd.{seed}: no foundation move written"
+        );
+        let verdict = replay_moves(&deal, &written);
+        assert!(
+            matches!(verdict, Verdict::Won { .. }),
+            "bd.{seed}: {verdict:?}"
+        );
+        won += 1;
+    }
+    assert!(won >= 3, "{won} of bd.1 to 6 won within the limit");
 }

@@ -16,11 +16,14 @@ use crate::search::{BYTES_PER_POSITION, Limit, Limits, Outcome, Progress, Report
 use crate::state::{Move, State};
 
 /// Searches from `start` (a position of a Baker's Dozen deal under forced
-/// rules, see [`super::refusal`]) over components, on `limits.jobs`
-/// threads, within `limits`: its `max_states` counts names stored.
-/// `length`, `diff` and the prover settings are not used: the first
-/// solution found, depth-first (more cards up first), is the answer.
-/// `expansion` says how components are expanded.
+/// or free rules, see [`super::refusal`]) over components, on
+/// `limits.jobs` threads, within `limits`: its `max_states` counts names
+/// stored. `length`, `diff` and the prover settings are not used: the
+/// first solution found, depth-first (more cards up first), is the
+/// answer, its moves as the positions play them (nothing written in for
+/// the cards they play up by themselves). `expansion` says how
+/// components are expanded; under free rules every component is listed
+/// (the moves out found from one position assume forced rules).
 pub fn search(
     start: &State,
     limits: &Limits,
@@ -39,7 +42,11 @@ pub fn search(
         end: Mutex::new(None),
         jobs: limits.jobs.max(1),
         most_listed: most_listed(limits),
-        expansion,
+        expansion: if start.plays_every_card_up() {
+            expansion
+        } else {
+            Expansion::Listing
+        },
         limits,
         began: Instant::now(),
     };
