@@ -44,10 +44,15 @@ pub(super) enum Unfound {
 /// moves (a *fixed* card: not in `class.movable`) onto a card `y` one rank
 /// higher. In some position of the component both lie on top exactly when
 /// no fixed card lies on either (what lies on them is then movable, and
-/// can be moved aside), so the pairs below are all the moves out. For one
-/// pair, let L be the positions where both lie on top: they differ only
-/// in where the movable cards lie, each on an open host (`class.open`) of
-/// its rank, except `x` for the rank below `x` and `y` for `x`'s rank. The
+/// can be moved aside), so the pairs below are all the moves out. Under
+/// free rules a suit's next card `c` may also go up by the player's
+/// choice (one the safe rule plays up is never bare): a fixed `c` when it
+/// can be bare, as above, and a movable `c` from each open host, taken as
+/// assigned to it (each host a family of its own, as a split below
+/// makes). For one move, let L be the positions where its cards (`x` and
+/// `y`, or `c`) lie on top: they differ only in where the movable cards
+/// lie, each on an open host (`class.open`) of its rank, except `x` for
+/// the rank below `x` and `y` for `x`'s rank (`c` for the rank below). The
 /// search splits L into *families*, each fixing the hosts of some movable
 /// cards (`assigned`), and takes one position Q of a family (`arrange`);
 /// the move out gives Q'. From every position of the family the move out
@@ -86,6 +91,7 @@ pub(super) fn children(
         exits: Vec::new(),
         won: false,
     };
+    let mut outs = Vec::new();
     for x in 0..CARDS as Card {
         let r = rank(x);
         if r == KING || class.movable & (1 << x) != 0 || !on_table(x) || !can_be_bare(x) {
@@ -95,13 +101,49 @@ pub(super) fn children(
             if !on_table(y) || first.below(x) == y || !can_be_bare(y) {
                 continue;
             }
-            search.family(x, y, [NONE; CARDS])?;
-            if search.won {
-                return Ok(search.exits.split_off(search.exits.len() - 1));
+            let dest = Dest::Card(y);
+            outs.push((Move { card: x, dest }, [NONE; CARDS]));
+        }
+    }
+    if !first.plays_every_card_up() {
+        for (s, &height) in first.foundation().iter().enumerate() {
+            if height == KING {
+                continue;
+            }
+            let c = card_of(height + 1, s as u8);
+            let up = Move {
+                card: c,
+                dest: Dest::Foundation,
+            };
+            if class.movable & (1 << c) == 0 {
+                if can_be_bare(c) {
+                    outs.push((up, [NONE; CARDS]));
+                }
+                continue;
+            }
+            for host in bits(class.open & of_rank(rank(c) + 1)) {
+                let mut assigned = [NONE; CARDS];
+                assigned[c as usize] = host;
+                outs.push((up, assigned));
             }
         }
     }
+    for (out, assigned) in outs {
+        search.family(out, assigned)?;
+        if search.won {
+            return Ok(search.exits.split_off(search.exits.len() - 1));
+        }
+    }
     Ok(search.exits)
+}
+
+/// The cards a move out needs on top: the card moved, and the card it
+/// goes onto.
+fn cards_of(out: Move) -> u64 {
+    match out.dest {
+        Dest::Card(y) => (1u64 << out.card) | (1u64 << y),
+        _ => 1u64 << out.card,
+    }
 }
 
 /// Families tried between two looks at whether the search is stopped.
@@ -121,10 +163,10 @@ struct Families<'a> {
 }
 
 impl Families<'_> {
-    /// Tries the family of `x` onto `y` whose movable cards `assigned` gives
-    /// a host to (`NONE` for the free ones), splitting it as needed, until
-    /// a won position is met.
-    fn family(&mut self, x: Card, y: Card, assigned: [Card; CARDS]) -> Result<(), Unfound> {
+    /// Tries the family of the move `out` whose movable cards `assigned`
+    /// gives a host to (`NONE` for the free ones), splitting it as needed,
+    /// until a won position is met.
+    fn family(&mut self, out: Move, assigned: [Card; CARDS]) -> Result<(), Unfound> {
         if self.won {
             return Ok(());
         }
@@ -136,7 +178,7 @@ impl Families<'_> {
             return Err(Unfound::Stopped);
         }
         let class = self.class;
-        let pair = (1u64 << x) | (1u64 << y);
+        let pair = cards_of(out);
         let mut taken = pair;
         let mut free = class.movable;
         for (card, &host) in assigned.iter().enumerate() {
@@ -177,11 +219,7 @@ impl Families<'_> {
         let Some((q, mut moves)) = arrange(self.first, class.movable, &target) else {
             return Err(Unfound::Listing);
         };
-        let out = Move {
-            card: x,
-            dest: Dest::Card(y),
-        };
-        if !q.is_top(x) || !q.is_top(y) || q.check_move(out).is_err() {
+        if bits(pair).any(|c| !q.is_top(c)) || q.check_move(out).is_err() {
             return Err(Unfound::Listing);
         }
         let mut child = q.clone();
@@ -213,27 +251,26 @@ impl Families<'_> {
         if split.is_empty() {
             return Err(Unfound::Listing);
         }
-        self.split(x, y, assigned, taken, &split)
+        self.split(out, assigned, taken, &split)
     }
 
     /// Tries every way of giving `cards` distinct hosts not `taken`, each
     /// family on its own.
     fn split(
         &mut self,
-        x: Card,
-        y: Card,
+        out: Move,
         assigned: [Card; CARDS],
         taken: u64,
         cards: &[Card],
     ) -> Result<(), Unfound> {
         let Some((&card, rest)) = cards.split_first() else {
-            return self.family(x, y, assigned);
+            return self.family(out, assigned);
         };
         let hosts = self.class.open & of_rank(rank(card) + 1) & !taken;
         for host in bits(hosts) {
             let mut more = assigned;
             more[card as usize] = host;
-            self.split(x, y, more, taken | 1 << host, rest)?;
+            self.split(out, more, taken | 1 << host, rest)?;
         }
         Ok(())
     }

@@ -21,9 +21,8 @@
 //! that the cards which would go up by themselves are the same in every
 //! position of a component (they depend on the foundation alone), so they
 //! hold with "goes up by itself" read as the safe rule. The moves out
-//! found without listing (below) assume forced rules, where no card goes
-//! up by choice: under free rules every component is listed, each
-//! listing checking its name and count.
+//! found without listing (below) then include each suit's next card going
+//! up by choice.
 //! So the positions host moves join (a component) can each reach every
 //! other: a component is won or lost as a whole, and a search that stores
 //! one name per component, and expands each component by every move out

@@ -308,6 +308,18 @@ fn moves_out_agree(position: &State) -> Option<bool> {
 
 #[test]
 fn moves_out_found_without_listing_lead_to_the_listed_children() {
+    moves_out_are_the_listed_ones(Rule::Forced);
+}
+
+#[test]
+fn under_free_rules_moves_out_found_without_listing_are_the_listed_ones() {
+    moves_out_are_the_listed_ones(Rule::Free);
+}
+
+/// Compares the moves out found from one position with the listing's, on
+/// every component of 30 small games searched whole and along walks of
+/// 40 deals.
+fn moves_out_are_the_listed_ones(rule: Rule) {
     let (mut compared, mut larger) = (0, 0);
     let mut compare = |position: &State| {
         let agree = moves_out_agree(position).expect("no budget to run out of");
@@ -315,7 +327,7 @@ fn moves_out_found_without_listing_lead_to_the_listed_children() {
         compared += 1;
         larger += usize::from(Class::of(position).size > 1);
     };
-    for game in small_games(Rule::Forced).into_iter().take(30) {
+    for game in small_games(rule).into_iter().take(30) {
         let Some(all) = reachable(&game) else {
             continue;
         };
@@ -329,7 +341,10 @@ fn moves_out_found_without_listing_lead_to_the_listed_children() {
     let mut rng = 0x0E_C175_u64;
     for seed in 1..=40 {
         let steps = 20 + (xorshift(&mut rng) % 80) as usize;
-        walk("bd", seed, steps, &mut rng, &mut compare);
+        match rule {
+            Rule::Forced => walk("bd", seed, steps, &mut rng, &mut compare),
+            Rule::Free => walk_free("bd", seed, steps, &mut rng, &mut compare),
+        }
     }
     assert!(compared >= 3000 && larger >= 1000, "{larger} of {compared}");
 }

@@ -22,8 +22,7 @@ use crate::state::{Move, State};
 /// first solution found, depth-first (more cards up first), is the
 /// answer, its moves as the positions play them (nothing written in for
 /// the cards they play up by themselves). `expansion` says how
-/// components are expanded; under free rules every component is listed
-/// (the moves out found from one position assume forced rules).
+/// components are expanded.
 pub fn search(
     start: &State,
     limits: &Limits,
@@ -42,11 +41,7 @@ pub fn search(
         end: Mutex::new(None),
         jobs: limits.jobs.max(1),
         most_listed: most_listed(limits),
-        expansion: if start.plays_every_card_up() {
-            expansion
-        } else {
-            Expansion::Listing
-        },
+        expansion,
         limits,
         began: Instant::now(),
     };
