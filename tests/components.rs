@@ -94,7 +94,8 @@ fn components_write_a_solution_that_replays() {
 }
 
 /// From a player's xpat2 save: the rest of their game, which `-check`
-/// with the same save replays to the won game.
+/// with the same save replays to the won game; under free rules from
+/// their position followed exactly, every foundation move written.
 #[test]
 fn components_go_on_from_a_players_save() {
     let tmp = TempDir::new("components-save");
@@ -102,10 +103,20 @@ fn components_go_on_from_a_players_save() {
         .join("tests/fixtures/xpat2/bd7-clicks.xpat2");
     let file = tmp.join("rest.sol");
     let (s, f) = (arg(&save), arg(&file));
-    let r = run(["--from-xpat2", s, "-search", f, "--components"]);
-    assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
-    let check = run(["--from-xpat2", s, "-check", f]);
-    assert_eq!(check.verdict(), ("SUCCES", 0), "{check:?}");
+    for rules in ["forced", "free"] {
+        let r = run([
+            "--from-xpat2",
+            s,
+            "-search",
+            f,
+            "--components",
+            "--rules",
+            rules,
+        ]);
+        assert_eq!(r.verdict(), ("SUCCES", 0), "{rules}: {r:?}");
+        let check = run(["--from-xpat2", s, "-check", f, "--rules", rules]);
+        assert_eq!(check.verdict(), ("SUCCES", 0), "{rules}: {check:?}");
+    }
 }
 
 /// `survey --components`: Baker's Dozen's verdicts those of the usual
@@ -151,6 +162,22 @@ fn a_survey_by_components_gives_the_usual_verdicts() {
         let check = run([&format!("bd.{seed}"), "-check", arg(&file)]);
         assert_eq!(check.verdict(), ("SUCCES", 0), "{check:?}");
     }
+    // Under both rules, the free search by components too: the two deals
+    // forcing loses are won free, as the usual survey finds.
+    let (usual, names) = (tmp.join("usual-both.csv"), tmp.join("names-both.csv"));
+    for (out, more) in [(&usual, None), (&names, Some("--components"))] {
+        let mut args = vec!["bd", seeds, "--jobs", "1", "--foundation", "both"];
+        args.extend(more);
+        args.extend(["--out", arg(out)]);
+        let r = common::survey(&args);
+        assert_eq!(r.code, 0, "{r:?}");
+    }
+    assert_eq!(verdicts(&usual), verdicts(&names));
+    let won = verdicts(&names)
+        .iter()
+        .filter(|v| v.ends_with("SUCCES"))
+        .count();
+    assert_eq!(won, 4, "{:?}", verdicts(&names));
 }
 
 /// Refused, with a line saying why: other games, other rules, and the

@@ -9,7 +9,11 @@
 //! to another card one rank higher, and sends no card up. It can be
 //! undone: the card's old host is left on top, not a card that goes up by
 //! itself (else it would have gone up), and the next move can put the
-//! card back.
+//! card back. So the positions host moves join (a component) can each
+//! reach every other: a component is won or lost as a whole, and a search
+//! that stores one name per component, and expands each component by
+//! every move out of every position in it, reaches a won position exactly
+//! when the search over positions does. `INSOLUBLE` stays a proof.
 //!
 //! # Under free rules
 //!
@@ -23,11 +27,6 @@
 //! hold with "goes up by itself" read as the safe rule. The moves out
 //! found without listing (below) then include each suit's next card going
 //! up by choice.
-//! So the positions host moves join (a component) can each reach every
-//! other: a component is won or lost as a whole, and a search that stores
-//! one name per component, and expands each component by every move out
-//! of every position in it, reaches a won position exactly when the
-//! search over positions does. `INSOLUBLE` stays a proof.
 //!
 //! # Names
 //!
