@@ -186,6 +186,9 @@ pub fn search_after_first_look(
         ..limits.clone()
     };
     let mut searched = search(&root, &rest, expansion, progress);
+    // The time is the whole search's, the first look's included (a
+    // survey's row, a summary); the counts are of names and components.
+    searched.report.stats.elapsed += look.stats.elapsed;
     write_out(&mut searched.report);
     Answer::Components(searched)
 }
