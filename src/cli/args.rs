@@ -69,11 +69,11 @@ pub(super) struct RawArgs {
 
     /// Baker's Dozen, forced or free rules: store one name per component
     /// of host moves (a card moved between two cards one rank higher)
-    /// instead of every position, and under forced rules find most
-    /// components' moves out from one of their positions, so a proof takes
-    /// far less memory and time (--max-states counts names); depth-first on
-    /// --jobs threads, after a short first look by the usual search for a
-    /// win (see docs/components.md)
+    /// instead of every position, and find most components' moves out from
+    /// one of their positions, so a proof takes far less memory and time
+    /// (--max-states counts names); depth-first on --jobs threads, after a
+    /// short first look by the usual search for a win (see
+    /// docs/components.md)
     #[arg(long, help_heading = LIMITS)]
     pub components: bool,
 

@@ -91,44 +91,56 @@ pub(super) fn children(
         exits: Vec::new(),
         won: false,
     };
-    let mut outs = Vec::new();
-    for x in 0..CARDS as Card {
-        let r = rank(x);
-        if r == KING || class.movable & (1 << x) != 0 || !on_table(x) || !can_be_bare(x) {
-            continue;
-        }
-        for y in (0..SUITS as u8).map(|s| card_of(r + 1, s)) {
-            if !on_table(y) || first.below(x) == y || !can_be_bare(y) {
-                continue;
-            }
-            let dest = Dest::Card(y);
-            outs.push((Move { card: x, dest }, [NONE; CARDS]));
-        }
-    }
-    if !first.plays_every_card_up() {
-        for (s, &height) in first.foundation().iter().enumerate() {
-            if height == KING {
-                continue;
-            }
-            let c = card_of(height + 1, s as u8);
-            let up = Move {
-                card: c,
-                dest: Dest::Foundation,
+    // A fixed card onto a card one rank higher, both of which can be bare.
+    let onto = (0..CARDS as Card)
+        .filter(|&x| {
+            rank(x) != KING && class.movable & (1 << x) == 0 && on_table(x) && can_be_bare(x)
+        })
+        .flat_map(|x| {
+            (0..SUITS as u8)
+                .map(move |s| card_of(rank(x) + 1, s))
+                .filter(move |&y| on_table(y) && first.below(x) != y && can_be_bare(y))
+                .map(move |y| {
+                    (
+                        Move {
+                            card: x,
+                            dest: Dest::Card(y),
+                        },
+                        [NONE; CARDS],
+                    )
+                })
+        });
+    // Under free rules, a suit's next card up by choice: a fixed one from
+    // where it lies, when it can be bare; a movable one from each open
+    // host, assigned to it.
+    let by_choice = !first.plays_every_card_up();
+    let up = (0..SUITS as u8)
+        .filter(move |_| by_choice)
+        .filter_map(|s| {
+            let height = first.foundation()[s as usize];
+            (height < KING).then(|| card_of(height + 1, s))
+        })
+        .flat_map(|c| {
+            let movable = class.movable & (1 << c) != 0;
+            let hosts = if movable {
+                class.open & of_rank(rank(c) + 1)
+            } else {
+                0
             };
-            if class.movable & (1 << c) == 0 {
-                if can_be_bare(c) {
-                    outs.push((up, [NONE; CARDS]));
-                }
-                continue;
-            }
-            for host in bits(class.open & of_rank(rank(c) + 1)) {
+            let where_it_lies = (!movable && can_be_bare(c)).then_some(NONE);
+            bits(hosts).chain(where_it_lies).map(move |host| {
                 let mut assigned = [NONE; CARDS];
                 assigned[c as usize] = host;
-                outs.push((up, assigned));
-            }
-        }
-    }
-    for (out, assigned) in outs {
+                (
+                    Move {
+                        card: c,
+                        dest: Dest::Foundation,
+                    },
+                    assigned,
+                )
+            })
+        });
+    for (out, assigned) in onto.chain(up) {
         search.family(out, assigned)?;
         if search.won {
             return Ok(search.exits.split_off(search.exits.len() - 1));

@@ -78,6 +78,15 @@ fn small_games(rule: Rule) -> Vec<State> {
     games
 }
 
+/// Calls `visit` along a random walk of Baker's Dozen deal `seed` under
+/// `rule`, up to `steps` positions.
+fn walk_under(rule: Rule, seed: u32, steps: usize, rng: &mut u64, visit: impl FnMut(&State)) {
+    match rule {
+        Rule::Forced => walk("bd", seed, steps, rng, visit),
+        Rule::Free => walk_free("bd", seed, steps, rng, visit),
+    }
+}
+
 /// Whether a suit's next card lies bare in `position` and stays there:
 /// what only free rules allow (the safe rule does not play it up), and
 /// what the names must then treat as a card like any other.
@@ -220,10 +229,7 @@ fn walks_have_components_of_their_names_size(rule: Rule) {
             checked += 1;
             larger += usize::from(members.len() > 1);
         };
-        match rule {
-            Rule::Forced => walk("bd", seed, steps, &mut rng, &mut visit),
-            Rule::Free => walk_free("bd", seed, steps, &mut rng, &mut visit),
-        }
+        walk_under(rule, seed, steps, &mut rng, &mut visit);
     }
     assert!(checked >= 300 && larger >= 100, "{larger} of {checked}");
 }
@@ -341,10 +347,7 @@ fn moves_out_are_the_listed_ones(rule: Rule) {
     let mut rng = 0x0E_C175_u64;
     for seed in 1..=40 {
         let steps = 20 + (xorshift(&mut rng) % 80) as usize;
-        match rule {
-            Rule::Forced => walk("bd", seed, steps, &mut rng, &mut compare),
-            Rule::Free => walk_free("bd", seed, steps, &mut rng, &mut compare),
-        }
+        walk_under(rule, seed, steps, &mut rng, &mut compare);
     }
     assert!(compared >= 3000 && larger >= 1000, "{larger} of {compared}");
 }
