@@ -72,8 +72,9 @@ pub(super) struct RawArgs {
     /// instead of every position, and find most components' moves out from
     /// one of their positions, so a proof takes far less memory and time
     /// (--max-states counts names); depth-first on --jobs threads, after a
-    /// short first look by the usual search for a win (see
-    /// docs/components.md)
+    /// short first look by the usual search for a win, half its work going
+    /// to dives (short depth-first searches restarted in random orders,
+    /// which win deals the exhaustive one misses) (see docs/components.md)
     #[arg(long, help_heading = LIMITS)]
     pub components: bool,
 

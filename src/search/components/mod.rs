@@ -84,6 +84,7 @@
 //! proofs, and finds wins late.
 
 mod class;
+mod dives;
 mod exits;
 #[cfg(test)]
 mod tests;

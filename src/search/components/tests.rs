@@ -55,6 +55,17 @@ fn closure(
     Some(all)
 }
 
+/// Asserts that `moves` are legal from `game`, one after the other, and
+/// win it.
+fn assert_wins(game: &State, moves: &[Move]) {
+    let mut replay = game.clone();
+    for &mv in moves {
+        assert_eq!(replay.check_move(mv), Ok(()), "\n{game}");
+        replay.apply(mv);
+    }
+    assert!(replay.is_won(), "\n{game}");
+}
+
 /// Under which foundation rule a test's games are played.
 #[derive(Clone, Copy, PartialEq)]
 enum Rule {
@@ -184,12 +195,7 @@ fn verdicts_are_the_plain_ones(rule: Rule) {
         match searched.report.outcome {
             Outcome::Solved(moves) => {
                 assert!(plain, "won over names, lost over positions:\n{game}");
-                let mut replay = game.clone();
-                for mv in moves {
-                    assert_eq!(replay.check_move(mv), Ok(()), "\n{game}");
-                    replay.apply(mv);
-                }
-                assert!(replay.is_won(), "\n{game}");
+                assert_wins(&game, &moves);
                 won += 1;
             }
             Outcome::Insoluble => {
@@ -390,4 +396,50 @@ fn under_free_rules_a_win_over_names_replays_as_a_free_file() {
         won += 1;
     }
     assert!(won >= 3, "{won} of bd.1 to 6 won within the limit");
+}
+
+#[test]
+fn dives_alone_decide_small_games_as_the_plain_search() {
+    dives_decide(Rule::Forced);
+    dives_decide(Rule::Free);
+}
+
+/// Dives one after the other, each with a budget of its own and fresh
+/// names, until one wins or runs out of components: its verdict must be
+/// the plain search's, and its win must replay. Some dives must end
+/// spent first (else the budgets test nothing) and each verdict must
+/// come, won and lost.
+fn dives_decide(rule: Rule) {
+    use super::dives::{Dived, Dives};
+    let (mut won, mut lost, mut spent) = (0, 0, 0);
+    for (i, game) in small_games(rule).into_iter().enumerate() {
+        let Some(plain) = winnable(&game, CAP) else {
+            continue;
+        };
+        let names = Names::new();
+        let mut expander = Expander::new(&names, CAP, Expansion::MovesOut);
+        let mut dives = Dives::new(i, CAP as u64);
+        let dived = loop {
+            match dives.dive(&game, &mut expander, &|| false, &|_| (), &mut || ()) {
+                Dived::Spent => spent += 1,
+                Dived::Failed(failure) => panic!("{failure:?}:\n{game}"),
+                decided => break decided,
+            }
+        };
+        match dived {
+            Dived::Won(moves) => {
+                assert!(plain, "won by a dive, lost over positions:\n{game}");
+                assert_wins(&game, &moves);
+                won += 1;
+            }
+            _ => {
+                assert!(!plain, "lost by a dive, won over positions:\n{game}");
+                lost += 1;
+            }
+        }
+    }
+    assert!(
+        won >= 10 && lost >= 10 && spent >= 10,
+        "{won} won, {lost} lost, {spent} spent"
+    );
 }

@@ -2,6 +2,10 @@
 //! depth-first search, all sharing one set of names; a thread that runs
 //! out of work takes components another one set aside for it.
 //!
+//! Each thread takes turns with its dives (`dives.rs`): after some
+//! components of the exhaustive search, a dive of as many, so that half
+//! the work goes to dives (see [`EXHAUSTIVE_PER_DIVE`]).
+//!
 //! Sharing the names keeps the search exhaustive: a component is entered
 //! by the thread that stored its name, and by no other, so the search
 //! ends (`INSOLUBLE`) only when every thread is idle and nothing is set
@@ -11,6 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering::
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+use super::dives::{Dived, Dives};
 use super::{Class, Expander, Expansion, Failure, LISTED_BYTES, MISMATCH, Names, Searched};
 use crate::search::{BYTES_PER_POSITION, Limit, Limits, Outcome, Progress, Report, Stats};
 use crate::state::{Move, State};
@@ -44,22 +49,25 @@ pub fn search(
         expansion,
         limits,
         began: Instant::now(),
+        start: start.clone(),
     };
     shared.names.insert(Class::of(start).name);
     if start.is_won() {
         shared.finish(End::Won(Vec::new()));
     } else {
         std::thread::scope(|scope| {
-            for _ in 1..shared.jobs {
-                scope.spawn(|| work(&shared, None, None));
+            for thread in 1..shared.jobs {
+                let shared = &shared;
+                scope.spawn(move || work(shared, thread, None, None));
             }
-            work(&shared, Some(start.clone()), progress);
+            work(&shared, 0, Some(start.clone()), progress);
         });
     }
     let stats = shared.stats();
     let (outcome, stopped) = match shared.end.into_inner().expect("end") {
         None => (Outcome::Insoluble, None),
         Some(End::Won(moves)) => (Outcome::Solved(moves), None),
+        Some(End::Exhausted) => (Outcome::Insoluble, None),
         Some(End::Limit(limit)) => (Outcome::GaveUp(limit), None),
         Some(End::Mismatch(why)) => (Outcome::Insoluble, Some(why)),
     };
@@ -91,6 +99,8 @@ struct Shared<'a> {
     expansion: Expansion,
     limits: &'a Limits,
     began: Instant,
+    /// Where dives start.
+    start: State,
 }
 
 /// The most positions of one component a thread may list: the memory
@@ -116,6 +126,8 @@ struct Pool {
 /// How a search ended before its space did.
 enum End {
     Won(Vec<Move>),
+    /// A dive expanded every component from the start.
+    Exhausted,
     Limit(Limit),
     Mismatch(String),
 }
@@ -124,14 +136,20 @@ enum End {
 /// yet (a position of each new component it leads to, with the moves
 /// there from the component's first position), the next one to enter
 /// last.
-struct Frame {
-    children: Vec<(State, Vec<Move>)>,
+pub(super) struct Frame {
+    pub(super) children: Vec<(State, Vec<Move>)>,
     /// Moves from the start to this component's first position.
-    depth: usize,
+    pub(super) depth: usize,
 }
 
+/// Components of the exhaustive search a thread expands for each one
+/// its dives do: half the work to dives. A proof takes up to twice as
+/// long; dives won deals the exhaustive search alone left undecided after
+/// ten minutes (docs/components.md).
+const EXHAUSTIVE_PER_DIVE: u64 = 1;
+
 /// How long between two calls of the progress callback.
-const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+pub(super) const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
 /// How long an idle thread sleeps before looking at the stop flag again.
 const IDLE_WAIT: Duration = Duration::from_millis(20);
@@ -236,12 +254,19 @@ impl Shared<'_> {
 }
 
 /// One thread's search: from `first`, then from what others set aside.
-fn work(shared: &Shared, first: Option<State>, mut progress: Option<Progress>) {
+/// `thread` numbers it (its dives' order). A confirming search
+/// (`--list-components`) does not dive: it is run to confirm a proof.
+fn work(shared: &Shared, thread: usize, first: Option<State>, mut progress: Option<Progress>) {
     let mut frames: Vec<Frame> = Vec::new();
     let mut path: Vec<Move> = Vec::new();
     let mut expander = Expander::new(&shared.names, shared.most_listed, shared.expansion);
     let mut current = first;
     let mut last_shown = Instant::now();
+    let mut dives = (shared.expansion == Expansion::MovesOut)
+        .then(|| Dives::new(thread, shared.limits.max_states));
+    let mut until_dive = dives
+        .as_ref()
+        .map_or(0, |d| d.budget() * EXHAUSTIVE_PER_DIVE);
     loop {
         let state = match current.take().or_else(|| next(&mut frames, &mut path)) {
             Some(state) => state,
@@ -286,20 +311,51 @@ fn work(shared: &Shared, first: Option<State>, mut progress: Option<Progress>) {
         if let Some(limit) = shared.limit() {
             return shared.finish(End::Limit(limit));
         }
+        let frontier = || frames.iter().map(|f| f.children.len() as u64).sum();
         if let Some(show) = progress.as_mut()
             && last_shown.elapsed() >= PROGRESS_EVERY
         {
             last_shown = Instant::now();
             let mut stats = shared.stats();
-            stats.frontier = frames.iter().map(|f| f.children.len() as u64).sum();
+            stats.frontier = frontier();
             show(&stats);
+        }
+        until_dive = until_dive.saturating_sub(1);
+        if let Some(dives) = dives.as_mut()
+            && until_dive == 0
+        {
+            let waiting = frontier();
+            let mut show = || {
+                if let Some(show) = progress.as_mut() {
+                    let mut stats = shared.stats();
+                    stats.frontier = waiting;
+                    show(&stats);
+                }
+            };
+            let counted = |listed| {
+                shared.listed.fetch_add(listed, Relaxed);
+                shared.expanded.fetch_add(1, Relaxed);
+            };
+            match dives.dive(&shared.start, &mut expander, &stopped, &counted, &mut show) {
+                Dived::Won(moves) => return shared.finish(End::Won(moves)),
+                Dived::Exhausted => return shared.finish(End::Exhausted),
+                Dived::Spent => {}
+                Dived::Failed(Failure::Mismatch) => {
+                    return shared.finish(End::Mismatch(MISMATCH.into()));
+                }
+                Dived::Failed(_) => {
+                    let limit = shared.limit().unwrap_or(Limit::Cancelled);
+                    return shared.finish(End::Limit(limit));
+                }
+            }
+            until_dive = dives.budget() * EXHAUSTIVE_PER_DIVE;
         }
     }
 }
 
 /// The next component of this thread's own search: the top frame's next
 /// child, backing up past frames done; `path` made the moves to it.
-fn next(frames: &mut Vec<Frame>, path: &mut Vec<Move>) -> Option<State> {
+pub(super) fn next(frames: &mut Vec<Frame>, path: &mut Vec<Move>) -> Option<State> {
     loop {
         let frame = frames.last_mut()?;
         let Some((child, moves)) = frame.children.pop() else {
