@@ -18,7 +18,8 @@
 //! cannot make the exhaustive search skip a component; what it can do is
 //! find a win, or, when it runs out of components before its budget, prove
 //! the deal lost: it was a complete search over components with names of
-//! its own, like the exhaustive one. Its memory is its budget's names.
+//! its own, like the exhaustive one. Its memory is its budget's names,
+//! bounded by the search's limit (see [`Dives::most`]).
 
 use std::time::Instant;
 
@@ -53,7 +54,9 @@ pub(super) struct Dives {
     round: u64,
     rng: u64,
     /// The most components a dive may expand (its names' memory): the
-    /// search's own limit on names.
+    /// threads' dives share half the search's limit on names, so that
+    /// they hold at most half as many again as the exhaustive search
+    /// (a long run's Luby budgets reach tens of millions).
     most: u64,
 }
 

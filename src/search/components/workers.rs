@@ -263,7 +263,7 @@ fn work(shared: &Shared, thread: usize, first: Option<State>, mut progress: Opti
     let mut current = first;
     let mut last_shown = Instant::now();
     let mut dives = (shared.expansion == Expansion::MovesOut)
-        .then(|| Dives::new(thread, shared.limits.max_states));
+        .then(|| Dives::new(thread, shared.limits.max_states / 2 / shared.jobs as u64));
     let mut until_dive = dives
         .as_ref()
         .map_or(0, |d| d.budget() * EXHAUSTIVE_PER_DIVE);
