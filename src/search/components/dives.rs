@@ -23,7 +23,7 @@
 
 use std::time::Instant;
 
-use super::workers::{Frame, next};
+use super::stack::{Frame, next};
 use super::{Class, Expander, Failure, Names};
 use crate::state::{Move, State};
 
@@ -145,7 +145,7 @@ impl Dives {
                 children: found.children,
                 depth: path.len(),
             });
-            if last_shown.elapsed() >= super::workers::PROGRESS_EVERY {
+            if last_shown.elapsed() >= super::PROGRESS_EVERY {
                 last_shown = Instant::now();
                 show();
             }

@@ -86,6 +86,7 @@
 mod class;
 mod dives;
 mod exits;
+mod stack;
 #[cfg(test)]
 mod tests;
 mod workers;
@@ -395,6 +396,9 @@ impl<'a> Expander<'a> {
         })
     }
 }
+
+/// How long between two calls of the progress callback.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Components smaller than this are listed: as cheap as finding their
 /// moves out, and each listing checks its name (bd.1649, 30 s: 3.13 M

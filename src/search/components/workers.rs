@@ -16,7 +16,10 @@ use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use super::dives::{Dived, Dives};
-use super::{Class, Expander, Expansion, Failure, LISTED_BYTES, MISMATCH, Names, Searched};
+use super::stack::{Frame, next};
+use super::{
+    Class, Expander, Expansion, Failure, LISTED_BYTES, MISMATCH, Names, PROGRESS_EVERY, Searched,
+};
 use crate::search::{BYTES_PER_POSITION, Limit, Limits, Outcome, Progress, Report, Stats};
 use crate::state::{Move, State};
 
@@ -132,24 +135,11 @@ enum End {
     Mismatch(String),
 }
 
-/// One component being searched by a thread: the children not entered
-/// yet (a position of each new component it leads to, with the moves
-/// there from the component's first position), the next one to enter
-/// last.
-pub(super) struct Frame {
-    pub(super) children: Vec<(State, Vec<Move>)>,
-    /// Moves from the start to this component's first position.
-    pub(super) depth: usize,
-}
-
 /// Components of the exhaustive search a thread expands for each one
 /// its dives do: half the work to dives. A proof takes up to twice as
 /// long; dives won deals the exhaustive search alone left undecided after
 /// ten minutes (docs/components.md).
 const EXHAUSTIVE_PER_DIVE: u64 = 1;
-
-/// How long between two calls of the progress callback.
-pub(super) const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
 /// How long an idle thread sleeps before looking at the stop flag again.
 const IDLE_WAIT: Duration = Duration::from_millis(20);
@@ -350,20 +340,5 @@ fn work(shared: &Shared, thread: usize, first: Option<State>, mut progress: Opti
             }
             until_dive = dives.budget() * EXHAUSTIVE_PER_DIVE;
         }
-    }
-}
-
-/// The next component of this thread's own search: the top frame's next
-/// child, backing up past frames done; `path` made the moves to it.
-pub(super) fn next(frames: &mut Vec<Frame>, path: &mut Vec<Move>) -> Option<State> {
-    loop {
-        let frame = frames.last_mut()?;
-        let Some((child, moves)) = frame.children.pop() else {
-            frames.pop();
-            continue;
-        };
-        path.truncate(frame.depth);
-        path.extend(moves);
-        return Some(child);
     }
 }
