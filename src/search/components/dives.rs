@@ -35,6 +35,10 @@ use crate::state::{Move, State};
 /// that the dives take turns with the exhaustive search there too.
 const BASE: u64 = if cfg!(test) { 4 } else { 20_000 };
 
+/// How many components a dive expands between two looks at whether the
+/// search is stopped (a few milliseconds).
+const LOOK_EVERY: u64 = 256;
+
 /// How a dive ended.
 pub(super) enum Dived {
     /// A won position, the moves there from the start.
@@ -122,10 +126,15 @@ impl Dives {
         let mut path: Vec<Move> = Vec::new();
         let mut current = Some(start.clone());
         let mut last_shown = Instant::now();
-        for _ in 0..budget {
+        for done in 0..budget {
             let Some(state) = current.take().or_else(|| next(&mut frames, &mut path)) else {
                 return Dived::Exhausted;
             };
+            // A dive may hold millions of components: a limit, a Ctrl-C
+            // or another thread's end must not wait for its budget.
+            if done % LOOK_EVERY == 0 && stopped() {
+                return Dived::Failed(Failure::Stopped);
+            }
             let mut found = match diver.expand(&state, stopped) {
                 Ok(found) => found,
                 Err(Failure::TooLarge) => return Dived::Spent,

@@ -443,3 +443,26 @@ fn dives_decide(rule: Rule) {
         "{won} won, {lost} lost, {spent} spent"
     );
 }
+
+#[test]
+fn a_stopped_search_ends_its_dive_at_once() {
+    use super::dives::{Dived, Dives};
+    // Each small game is decided by a dive when nothing stops it (the
+    // test above); stopped, the dive ends before expanding anything.
+    for (i, game) in small_games(Rule::Forced).into_iter().take(10).enumerate() {
+        let names = Names::new();
+        let mut expander = Expander::new(&names, CAP, Expansion::MovesOut);
+        let mut dives = Dives::new(i, CAP as u64);
+        let expanded = std::cell::Cell::new(0);
+        let count = |_| expanded.set(expanded.get() + 1);
+        let dived = dives.dive(&game, &mut expander, &|| true, &count, &mut || ());
+        if game.is_won() {
+            continue;
+        }
+        assert!(
+            matches!(dived, Dived::Failed(Failure::Stopped)),
+            "a stopped dive went on:\n{game}"
+        );
+        assert_eq!(expanded.get(), 0);
+    }
+}
