@@ -159,7 +159,7 @@ impl Dives {
                 show();
             }
         }
-        if current.is_none() && frames.iter().all(|f| f.children.is_empty()) {
+        if frames.iter().all(|f| f.children.is_empty()) {
             return Dived::Exhausted;
         }
         Dived::Spent

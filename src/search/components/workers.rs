@@ -145,6 +145,31 @@ const EXHAUSTIVE_PER_DIVE: u64 = 1;
 const IDLE_WAIT: Duration = Duration::from_millis(20);
 
 impl Shared<'_> {
+    /// Ends the search for a component that could not be expanded, by
+    /// the exhaustive search or a dive.
+    fn fail(&self, failure: Failure) {
+        self.finish(match failure {
+            Failure::Mismatch => End::Mismatch(MISMATCH.into()),
+            Failure::TooLarge => End::Limit(Limit::States),
+            Failure::Stopped => End::Limit(self.limit().unwrap_or(Limit::Cancelled)),
+        });
+    }
+
+    /// Counts a component expanded, which listed `listed` positions.
+    fn count(&self, listed: u64) {
+        self.listed.fetch_add(listed, Relaxed);
+        self.expanded.fetch_add(1, Relaxed);
+    }
+
+    /// Shows the figures so far, with `frontier` components waiting.
+    fn show(&self, progress: &mut Option<Progress>, frontier: u64) {
+        if let Some(show) = progress.as_mut() {
+            let mut stats = self.stats();
+            stats.frontier = frontier;
+            show(&stats);
+        }
+    }
+
     /// Ends the search with `end`, unless it has ended already.
     fn finish(&self, end: End) {
         let mut first = self.end.lock().expect("end");
@@ -275,15 +300,9 @@ fn work(shared: &Shared, thread: usize, first: Option<State>, mut progress: Opti
             || shared.stop.load(Relaxed) || shared.limit().is_some_and(|l| l != Limit::States);
         let expanded = match expander.expand(&state, &stopped) {
             Ok(expanded) => expanded,
-            Err(Failure::Mismatch) => return shared.finish(End::Mismatch(MISMATCH.into())),
-            Err(Failure::TooLarge) => return shared.finish(End::Limit(Limit::States)),
-            Err(Failure::Stopped) => {
-                let limit = shared.limit().unwrap_or(Limit::Cancelled);
-                return shared.finish(End::Limit(limit));
-            }
+            Err(failure) => return shared.fail(failure),
         };
-        shared.listed.fetch_add(expanded.listed, Relaxed);
-        shared.expanded.fetch_add(1, Relaxed);
+        shared.count(expanded.listed);
         if let Some(moves) = expanded.won {
             path.extend(moves);
             return shared.finish(End::Won(path));
@@ -302,41 +321,22 @@ fn work(shared: &Shared, thread: usize, first: Option<State>, mut progress: Opti
             return shared.finish(End::Limit(limit));
         }
         let frontier = || frames.iter().map(|f| f.children.len() as u64).sum();
-        if let Some(show) = progress.as_mut()
-            && last_shown.elapsed() >= PROGRESS_EVERY
-        {
+        if last_shown.elapsed() >= PROGRESS_EVERY {
             last_shown = Instant::now();
-            let mut stats = shared.stats();
-            stats.frontier = frontier();
-            show(&stats);
+            shared.show(&mut progress, frontier());
         }
         until_dive = until_dive.saturating_sub(1);
         if let Some(dives) = dives.as_mut()
             && until_dive == 0
         {
             let waiting = frontier();
-            let mut show = || {
-                if let Some(show) = progress.as_mut() {
-                    let mut stats = shared.stats();
-                    stats.frontier = waiting;
-                    show(&stats);
-                }
-            };
-            let counted = |listed| {
-                shared.listed.fetch_add(listed, Relaxed);
-                shared.expanded.fetch_add(1, Relaxed);
-            };
-            match dives.dive(&shared.start, &mut expander, &stopped, &counted, &mut show) {
+            let mut show = || shared.show(&mut progress, waiting);
+            let count = |listed| shared.count(listed);
+            match dives.dive(&shared.start, &mut expander, &stopped, &count, &mut show) {
                 Dived::Won(moves) => return shared.finish(End::Won(moves)),
                 Dived::Exhausted => return shared.finish(End::Exhausted),
                 Dived::Spent => {}
-                Dived::Failed(Failure::Mismatch) => {
-                    return shared.finish(End::Mismatch(MISMATCH.into()));
-                }
-                Dived::Failed(_) => {
-                    let limit = shared.limit().unwrap_or(Limit::Cancelled);
-                    return shared.finish(End::Limit(limit));
-                }
+                Dived::Failed(failure) => return shared.fail(failure),
             }
             until_dive = dives.budget() * EXHAUSTIVE_PER_DIVE;
         }
