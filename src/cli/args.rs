@@ -78,6 +78,13 @@ pub(super) struct RawArgs {
     #[arg(long, help_heading = LIMITS)]
     pub components: bool,
 
+    /// Baker's Dozen: leave out the pair test, which proves positions
+    /// lost when no two of the facts a win needs can hold together (two
+    /// cards wanting one host at once: docs/rules-and-proofs.md), so that
+    /// a proof that used it can be confirmed without it (slower)
+    #[arg(long, help_heading = LIMITS)]
+    pub no_pairs: bool,
+
     /// With --components: list every component's positions to find its
     /// moves out, instead of finding them from one position (slower; each
     /// listing checks the component's name, which confirms a proof found

@@ -226,6 +226,7 @@ fn no_limits(raw: &RawArgs, why: &str) -> Result<(), UsageError> {
         ("--spill", "a search option", raw.spill.is_some()),
         ("--spill-max", "a search option", raw.spill_max.is_some()),
         ("--components", "a search option", raw.components),
+        ("--no-pairs", "a search option", raw.no_pairs),
     ];
     match given.iter().find(|(.., present)| *present) {
         Some((option, what, _)) => Err(UsageError(format!("'{option}' is {what}: it {why}"))),
@@ -248,6 +249,7 @@ fn limits(raw: &RawArgs) -> Result<Limits, UsageError> {
             None => default_jobs(),
         },
         length: length(raw)?,
+        pairs: !raw.no_pairs,
         ..default
     })
 }

@@ -106,7 +106,7 @@ pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
             let proven = limits.length == Length::Optimal;
             solved(start, &moves, files, out.file, &summary, proven)
         }
-        Outcome::Insoluble => insoluble(start, &summary),
+        Outcome::Insoluble => insoluble(start, &summary, report.stats.expanded == 0),
         Outcome::GaveUp(limit) => gave_up(limit, &summary, limits.max_states),
     }
 }
@@ -272,10 +272,16 @@ fn solved(
 /// Every reachable position searched: a proof, with forced foundation
 /// moves where the rules make that a restriction (SPEC §7); under free
 /// rules, a proof in xpat2's own game (SPEC §9). From a player's
-/// position, the proof is that there is no win from there.
-fn insoluble(start: &Start, summary: &str) -> Result<u8> {
+/// position, the proof is that there is no win from there. `at_once`:
+/// the start was proven lost without searching (the lost-position tests,
+/// the pair test among them).
+fn insoluble(start: &Start, summary: &str, at_once: bool) -> Result<u8> {
     let id = start.deal.id;
-    if start.player.is_some() {
+    if at_once {
+        say!(
+            "{summary}: lost from the start, proven without a search (no play can bring every card up: docs/rules-and-proofs.md)"
+        )?;
+    } else if start.player.is_some() {
         say!(
             "{summary}: every position reachable from the player's position searched: no win from here"
         )?;

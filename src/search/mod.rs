@@ -64,7 +64,8 @@ use std::time::{Duration, Instant};
 
 use crate::deal::Deal;
 use crate::foundation::Foundation;
-use crate::state::{Move, State};
+use crate::rules::Build;
+use crate::state::{Move, Pairs, State};
 
 pub use shorten::{
     SHORTEN_CAP, SHORTEN_FLOOR, SHORTEN_SHARE_DIVISOR, SHORTEN_SQUARE_DIVISOR, SHORTEN_TIME_CAP,
@@ -137,6 +138,9 @@ pub struct Limits {
     /// survey's `--foundation both`): a free search does not begin with a
     /// forced one again (see `free_rules.rs`).
     pub forced_searched: bool,
+    /// Prune with the pair test ([`crate::state::Pairs`]): on by default;
+    /// off (`--no-pairs`) to confirm a proof without it.
+    pub pairs: bool,
 }
 
 /// How short a solution [`search`] looks for.
@@ -200,6 +204,7 @@ impl Default for Limits {
             length: Length::default(),
             prover_alone: false,
             forced_searched: false,
+            pairs: true,
         }
     }
 }
@@ -419,9 +424,31 @@ fn search_exactly_from_played(
     report
 }
 
+/// `Insoluble` at once when the pair test proves `root` lost (and
+/// `limits` allow the test): the hardest Baker's Dozen deals it decides
+/// would fill the memory of any search first (bd.8095). Baker's Dozen
+/// only: in Midnight Oil, the other game it models, the deals it proves
+/// lost from the start are those the search proves lost within a few dozen
+/// positions (65 of 1..1000), and its counts are left as they were.
+fn lost_by_pairs(root: &State, limits: &Limits) -> Option<Report> {
+    let start = Instant::now();
+    let baker = root.rules().build == Build::AnySuit;
+    (limits.pairs && baker && Pairs::default().is_lost(root)).then(|| Report {
+        outcome: Outcome::Insoluble,
+        stats: Stats {
+            best_score: root.score(),
+            elapsed: start.elapsed(),
+            ..Stats::default()
+        },
+    })
+}
+
 /// The search from `root`, its solution as the search's positions play it.
 fn run(deal: &Deal, root: &State, limits: &Limits, progress: Option<Progress>) -> Report {
     crate::memory::return_freed_memory();
+    if let Some(report) = lost_by_pairs(root, limits) {
+        return report;
+    }
     match limits.length {
         Length::AsFound => portfolio::run(deal, root, limits, progress),
         Length::Shortened => {

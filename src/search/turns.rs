@@ -52,6 +52,7 @@ pub(super) fn attempt_limits(
         length: limits.length,
         prover_alone: false,
         forced_searched: limits.forced_searched,
+        pairs: limits.pairs,
     }
 }
 

@@ -76,6 +76,7 @@ files, 130 interrupted.";
 #[command(group = clap::ArgGroup::new("surveying").multiple(true).args([
     "games", "seeds", "random", "rng_seed", "jobs", "timeout", "max_states", "fast",
     "optimal", "out", "resume", "solutions", "foundation", "rules", "shard", "components",
+    "no_pairs",
 ]))]
 struct Cli {
     /// Games: fc,st,mo,bd (names or aliases) or all
@@ -155,6 +156,11 @@ struct Cli {
     /// xpat2's complete rules as usual
     #[arg(long, conflicts_with = "optimal")]
     components: bool,
+
+    /// Baker's Dozen: leave out the pair test (as -search --no-pairs), to
+    /// confirm its proofs without it
+    #[arg(long)]
+    no_pairs: bool,
 
     /// Summarize survey files (shards merge) instead of surveying
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "surveying")]
@@ -296,6 +302,8 @@ pub struct Plan {
     /// Baker's Dozen under forced and free rules searched by components
     /// (`--components`).
     pub components: bool,
+    /// The pair test left out (`--no-pairs`).
+    pub no_pairs: bool,
     /// The arguments after `survey`, to print the command that resumes.
     pub words: Vec<String>,
 }
@@ -426,6 +434,7 @@ fn check(cli: Cli, words: Vec<String>) -> Result<Command, String> {
         solutions: cli.solutions,
         under,
         components: cli.components,
+        no_pairs: cli.no_pairs,
         words,
     }))
 }

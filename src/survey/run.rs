@@ -128,6 +128,7 @@ fn survey(plan: &Plan) -> Result<u8, String> {
             // deals get no row, so `--resume` does them again.
             cancel: Some(interrupted.clone()),
             length: plan.length,
+            pairs: !plan.no_pairs,
             ..Limits::default()
         },
         solutions: plan.solutions.as_deref(),

@@ -88,8 +88,8 @@ impl Dives {
     }
 
     /// Dives from `start` with the next budget. `expander` lends its
-    /// cache of components lost for good (a property of positions, not of
-    /// a search) and its settings; `stopped` and `show` are the thread's.
+    /// tests of components lost for good, with its cache and pair test (a
+    /// property of positions, not of a search), and its settings; `stopped` and `show` are the thread's.
     /// `expanded` counts each component expanded.
     pub(super) fn dive(
         &mut self,
@@ -106,7 +106,8 @@ impl Dives {
         }
         let names = Names::new();
         names.insert(Class::of(start).name);
-        let mut diver = Expander::new(&names, expander.most, expander.expansion);
+        // The thread's lost components and pair test are swapped in.
+        let mut diver = Expander::new(&names, expander.most, expander.expansion, false);
         std::mem::swap(&mut diver.lost, &mut expander.lost);
         let dived = self.dive_with(start, &mut diver, budget, stopped, expanded, show);
         std::mem::swap(&mut diver.lost, &mut expander.lost);

@@ -103,7 +103,7 @@ use super::{Limits, Outcome, Progress, Report};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
 use crate::rules::Build;
-use crate::state::{Dest, Key, Move, State};
+use crate::state::{Dest, Key, Move, Pairs, State};
 
 /// Why `--components` cannot search `deal`, if it cannot. The names hold
 /// where a card moves only onto a card one rank higher, of any suit, and
@@ -266,28 +266,63 @@ impl Names {
     }
 
     /// Whether `child`'s component is new and not lost for good: then its
-    /// name is stored, and the search will enter it. `lost` holds the
-    /// components lost for good this thread met lately: most children
-    /// are (bd.43311: 19.5 M of 20.3 M names), so they are not stored for
-    /// good; the set is emptied when it reaches [`LOST_KEPT`], and a
-    /// component met again after that is tested again.
-    fn admit(&self, lost: &mut FxHashSet<Key>, child: &State, name: Key) -> bool {
-        if lost.contains(&name) || self.contains(&name) {
+    /// name is stored, and the search will enter it.
+    fn admit(&self, lost: &mut Losses, child: &State, name: Key) -> bool {
+        if lost.met(&name) || self.contains(&name) {
             return false;
         }
-        if child.is_blocked_for_good() {
-            if lost.len() >= LOST_KEPT {
-                lost.clear();
-            }
-            lost.insert(name);
-            return false;
-        }
-        self.insert(name)
+        !lost.is_lost(child, name) && self.insert(name)
     }
+}
+
+/// How a thread tells components lost for good, and those it met lately:
+/// most children are (bd.43311: 19.5 M of 20.3 M names), so they are not
+/// stored for good; the set is emptied when it reaches [`LOST_KEPT`], and
+/// a component met again after that is tested again. Whether a component
+/// is lost is the same from each of its positions (each reaches every
+/// other), and does not depend on the search: dives borrow a thread's.
+struct Losses {
+    met: FxHashSet<Key>,
+    /// The pair test, unless the search leaves it out (`--no-pairs`).
+    pairs: Option<Pairs>,
 }
 
 /// The most names of lost components kept at once (some 200 MB).
 const LOST_KEPT: usize = 4_000_000;
+
+impl Losses {
+    fn new(pairs: bool) -> Losses {
+        Losses {
+            met: FxHashSet::default(),
+            pairs: pairs.then(Pairs::default),
+        }
+    }
+
+    /// Whether `name` is of a component found lost lately.
+    fn met(&self, name: &Key) -> bool {
+        self.met.contains(name)
+    }
+
+    /// Whether `child`'s component (`name`) is lost for good: the closure
+    /// (`State::is_blocked_for_good`), then the pair test, which costs
+    /// more (tens of microseconds) and finds most of what the closure
+    /// misses on the hardest deals (bd.7927: 86% of the children it
+    /// passes).
+    fn is_lost(&mut self, child: &State, name: Key) -> bool {
+        let lost = child.is_blocked_for_good()
+            || self
+                .pairs
+                .as_mut()
+                .is_some_and(|pairs| pairs.is_lost(child));
+        if lost {
+            if self.met.len() >= LOST_KEPT {
+                self.met.clear();
+            }
+            self.met.insert(name);
+        }
+        lost
+    }
+}
 
 /// How the search finds the moves out of a component.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -304,8 +339,8 @@ pub enum Expansion {
 /// How a thread expands components.
 struct Expander<'a> {
     names: &'a Names,
-    /// Names of components lost for good met lately (see [`Names::admit`]).
-    lost: FxHashSet<Key>,
+    /// Components lost for good, and those met lately.
+    lost: Losses,
     /// The most positions one listing may hold.
     most: usize,
     expansion: Expansion,
@@ -315,10 +350,10 @@ struct Expander<'a> {
 }
 
 impl<'a> Expander<'a> {
-    fn new(names: &'a Names, most: usize, expansion: Expansion) -> Expander<'a> {
+    fn new(names: &'a Names, most: usize, expansion: Expansion, pairs: bool) -> Expander<'a> {
         Expander {
             names,
-            lost: FxHashSet::default(),
+            lost: Losses::new(pairs),
             most,
             expansion,
             unchecked: 0,
@@ -349,7 +384,7 @@ impl<'a> Expander<'a> {
                 if checking {
                     found.insert(name);
                 }
-                kept.insert(name) && !lost.contains(&name) && !names.contains(&name)
+                kept.insert(name) && !lost.met(&name) && !names.contains(&name)
             };
             exits::children(first, &class, budget as usize, stopped, &mut keep)
         };

@@ -174,8 +174,9 @@ fn under_free_rules_the_search_over_names_gives_the_plain_verdict() {
     verdicts_are_the_plain_ones(Rule::Free);
 }
 
-/// Searches small games over names, on one thread and two, and compares
-/// each verdict with a plain search's over positions; each win replays.
+/// Searches small games over names, on one thread and two, with the pair
+/// test and without it, and compares each verdict with a plain search's
+/// over positions; each win replays.
 fn verdicts_are_the_plain_ones(rule: Rule) {
     let (mut won, mut lost) = (0, 0);
     for (i, game) in small_games(rule).into_iter().enumerate() {
@@ -183,10 +184,12 @@ fn verdicts_are_the_plain_ones(rule: Rule) {
             continue;
         };
         // One thread and two in turn: sharing work loses no component;
-        // and the moves out found from one position or by listing.
+        // the moves out found from one position or by listing; the pair
+        // test on and off.
         let limits = Limits {
             max_states: CAP as u64,
             jobs: 1 + i % 2,
+            pairs: i / 4 % 2 == 0,
             ..Limits::default()
         };
         let expansion = [Expansion::MovesOut, Expansion::Listing][i / 2 % 2];
@@ -253,10 +256,10 @@ fn expanding_a_component_lists_it_whole_and_names_each_child_once() {
     let names = Names::new();
     names.insert(Class::of(&position).name);
     // Past the positions a thread may list, the component is not expanded.
-    let too_many = Expander::new(&names, 1, Expansion::Listing).expand(&position, &|| false);
+    let too_many = Expander::new(&names, 1, Expansion::Listing, false).expand(&position, &|| false);
     assert!(matches!(too_many, Err(Failure::TooLarge)));
     // A search stopped while a component is listed stops the listing.
-    let mut listing = Expander::new(&names, usize::MAX, Expansion::Listing);
+    let mut listing = Expander::new(&names, usize::MAX, Expansion::Listing, false);
     let stopped = listing.expand(&position, &|| true);
     assert!(matches!(stopped, Err(Failure::Stopped)));
     let expanded = listing.expand(&position, &|| false).expect("names match");
@@ -417,7 +420,8 @@ fn dives_decide(rule: Rule) {
             continue;
         };
         let names = Names::new();
-        let mut expander = Expander::new(&names, CAP, Expansion::MovesOut);
+        // The pair test on and off: a dive borrows the thread's.
+        let mut expander = Expander::new(&names, CAP, Expansion::MovesOut, i % 2 == 0);
         let mut dives = Dives::new(i, CAP as u64);
         let dived = loop {
             match dives.dive(&game, &mut expander, &|| false, &|_| (), &mut || ()) {
@@ -451,7 +455,7 @@ fn a_stopped_search_ends_its_dive_at_once() {
     // test above); stopped, the dive ends before expanding anything.
     for (i, game) in small_games(Rule::Forced).into_iter().take(10).enumerate() {
         let names = Names::new();
-        let mut expander = Expander::new(&names, CAP, Expansion::MovesOut);
+        let mut expander = Expander::new(&names, CAP, Expansion::MovesOut, false);
         let mut dives = Dives::new(i, CAP as u64);
         let expanded = std::cell::Cell::new(0);
         let count = |_| expanded.set(expanded.get() + 1);

@@ -274,7 +274,12 @@ impl Shared<'_> {
 fn work(shared: &Shared, thread: usize, first: Option<State>, mut progress: Option<Progress>) {
     let mut frames: Vec<Frame> = Vec::new();
     let mut path: Vec<Move> = Vec::new();
-    let mut expander = Expander::new(&shared.names, shared.most_listed, shared.expansion);
+    let mut expander = Expander::new(
+        &shared.names,
+        shared.most_listed,
+        shared.expansion,
+        shared.limits.pairs,
+    );
     let mut current = first;
     let mut last_shown = Instant::now();
     let mut dives = (shared.expansion == Expansion::MovesOut)
