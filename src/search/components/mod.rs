@@ -418,11 +418,18 @@ impl<'a> Expander<'a> {
                 return Err(Failure::Mismatch);
             }
         }
-        let mut children: Vec<(State, Vec<Move>)> = exits
-            .into_iter()
-            .filter(|e| self.names.admit(&mut self.lost, &e.child, e.name))
-            .map(|e| (e.child, e.moves))
-            .collect();
+        // Each new child costs its lost tests (the pair test's tens of
+        // microseconds), and a component of millions of positions can
+        // have millions of moves out: a stop must not wait for them all.
+        let mut children: Vec<(State, Vec<Move>)> = Vec::new();
+        for (i, exit) in exits.into_iter().enumerate() {
+            if i % ADMIT_LOOK_EVERY == ADMIT_LOOK_EVERY - 1 && stopped() {
+                return Err(Failure::Stopped);
+            }
+            if self.names.admit(&mut self.lost, &exit.child, exit.name) {
+                children.push((exit.child, exit.moves));
+            }
+        }
         children.sort_by_key(|(child, _)| child.score());
         Ok(Expanded {
             listed: 0,
@@ -590,6 +597,11 @@ enum Failure {
 /// How many positions a component's listing goes between two looks at
 /// whether the search is stopped (some milliseconds).
 const LOOK_EVERY: usize = 1 << 14;
+
+/// How many moves out of a component are admitted (each child tested,
+/// the pair test costing tens of microseconds) between two looks at
+/// whether the search is stopped.
+const ADMIT_LOOK_EVERY: usize = 256;
 
 /// What a thread may spend listing one component, a position: the
 /// position (about 150 bytes), its key in the set of those listed, and
