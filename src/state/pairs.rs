@@ -70,10 +70,12 @@
 //! `UP` or a pair of two of them is left unmarked, no plan wins, and the
 //! position is lost.
 //!
-//! A position the closure passes may still be lost by pairs, and the
-//! tests hold the two to the search: no position of a won game's solution
-//! is marked lost, and searches of small games whole give the same
-//! verdicts with this test and without it.
+//! A position the closure passes may still be lost by pairs. The tests
+//! hold the model and the test to the game: every legal move is an action
+//! leading to the position the move leads to; no position a plain search
+//! wins is called lost (small games under forced, free and complete
+//! rules, walks of real deals); and searches of small games over
+//! components give the plain verdicts with this test and without it.
 //!
 //! [`Rules::only_onto_higher`]: crate::rules::Rules::only_onto_higher
 

@@ -88,9 +88,10 @@ impl Dives {
     }
 
     /// Dives from `start` with the next budget. `expander` lends its
-    /// tests of components lost for good, with its cache and pair test (a
-    /// property of positions, not of a search), and its settings; `stopped` and `show` are the thread's.
-    /// `expanded` counts each component expanded.
+    /// tests of components lost for good, its cache and pair test (what
+    /// they find is a property of positions, not of a search), and its
+    /// settings; `stopped` and `show` are the thread's. `expanded` counts
+    /// each component expanded.
     pub(super) fn dive(
         &mut self,
         start: &State,
