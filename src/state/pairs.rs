@@ -109,12 +109,13 @@ fn has(set: &Facts, fact: u16) -> bool {
 }
 
 #[inline]
-fn mark(set: &mut Facts, fact: u16) -> bool {
-    let word = &mut set[fact as usize / 64];
-    let bit = 1u64 << (fact % 64);
-    let new = *word & bit == 0;
-    *word |= bit;
-    new
+fn mark(set: &mut Facts, fact: u16) {
+    set[fact as usize / 64] |= 1 << (fact % 64);
+}
+
+#[inline]
+fn unmark(set: &mut Facts, fact: u16) {
+    set[fact as usize / 64] &= !(1 << (fact % 64));
 }
 
 /// Every card's `UP`.
@@ -309,7 +310,7 @@ impl Pairs {
                 }
             }
             for deleted in action.deletes() {
-                beside[deleted as usize / 64] &= !(1u64 << (deleted % 64));
+                unmark(&mut beside, deleted);
             }
             for added in action.adds() {
                 mark(&mut beside, added);

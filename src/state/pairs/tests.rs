@@ -32,7 +32,7 @@ fn every_move_is_an_action(state: &State) -> usize {
         let matched = pairs.actions.iter().any(|action| {
             let mut result = before;
             for fact in action.deletes() {
-                result[fact as usize / 64] &= !(1 << (fact % 64));
+                unmark(&mut result, fact);
             }
             for fact in action.adds() {
                 mark(&mut result, fact);
