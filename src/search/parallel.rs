@@ -65,7 +65,10 @@ pub(super) fn run<'p>(
         live: Mutex::new(Live::new(limits.jobs, threads.finished.clone())),
         stop: Arc::new(AtomicBool::new(false)),
     };
-    let (decided, decisions) = mpsc::channel();
+    // Room for every thread's one decision, allocated now: a thread that
+    // ends its attempt out of memory must still be able to send it (an
+    // unbounded channel allocates on the first send).
+    let (decided, decisions) = mpsc::sync_channel(limits.jobs);
     let outcome = std::thread::scope(|scope| {
         let mut started = 0;
         for worker in 0..limits.jobs {
@@ -113,7 +116,7 @@ struct Shared<'a, 's, 'r, 'p> {
 impl Shared<'_, '_, '_, '_> {
     /// One thread: attempts in the schedule's order until one decides, the
     /// schedule is over or the search is stopped.
-    fn work(&self, worker: usize, decided: mpsc::Sender<Outcome>) {
+    fn work(&self, worker: usize, decided: mpsc::SyncSender<Outcome>) {
         while !self.stop.load(Ordering::Relaxed) {
             let Some((place, planned)) = lock(&self.schedule).next() else {
                 return;
