@@ -68,7 +68,7 @@ fn components_stop_at_their_limits() {
     let tmp = TempDir::new("components-limit");
     let file = tmp.join("x.sol");
     for more in [["--max-states", "10"], ["--timeout", "0.001"]] {
-        let mut args = vec!["bd.14274", "-search", arg(&file), "--components"];
+        let mut args = vec!["bd.7927", "-search", arg(&file), "--components"];
         args.extend(more);
         let r = run(&args);
         assert_eq!(r.verdict(), ("ECHEC", 1), "{more:?}: {r:?}");

@@ -64,14 +64,29 @@ pub(super) fn run(
         search.total.elapsed = start.elapsed();
         return search.report(Outcome::Solved(moves));
     }
+    // The triple test costs tens of milliseconds: a deal most likely lost
+    // has it before any attempt, others once the attempts have expanded
+    // `TRIPLES_AFTER` positions (one deal of Baker's Dozen 1..1000 gets
+    // that far), or before the threads start: a search on several threads
+    // is one long search.
+    if limits.prover_alone
+        && let Some(report) = super::lost_by_triples(root, limits, start)
+    {
+        return report;
+    }
     let mut schedule =
         Schedule::new(limits.max_states, deal.id.rules, limits.prover_alone).enumerate();
+    let mut triples_asked = limits.prover_alone;
     if limits.jobs > 1 {
         if let Some((_, planned)) = schedule.next()
             && let Some(outcome) = search.plan(deal, root, limits, &planned)
         {
             return search.report(outcome);
         }
+        if !triples_asked && let Some(report) = super::lost_by_triples(root, limits, start) {
+            return report;
+        }
+        triples_asked = true;
         let mut threads = parallel::Threads {
             schedule,
             finished: search.total.clone(),
@@ -89,9 +104,18 @@ pub(super) fn run(
         if let Some(outcome) = search.plan(deal, root, limits, &planned) {
             return search.report(outcome);
         }
+        if !triples_asked && search.total.expanded >= TRIPLES_AFTER {
+            triples_asked = true;
+            if let Some(report) = super::lost_by_triples(root, limits, start) {
+                return report;
+            }
+        }
     }
     unreachable!("the schedule ends with an attempt that decides")
 }
+
+/// Positions the attempts expand before the triple test is asked.
+const TRIPLES_AFTER: u64 = 500_000;
 
 /// A search under way: the figures of the attempts so far, and where its
 /// progress goes.

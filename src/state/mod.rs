@@ -46,7 +46,7 @@ pub use features::{ColumnFeatures, Features};
 pub use key::{Key, KeyDecoder};
 pub use lost::{Inversions, Survey};
 pub use moves::{Dest, Illegal, Move};
-pub use pairs::Pairs;
+pub use pairs::{Pairs, Triples};
 pub use written::{as_replayed, free_form, searched_from, written_out, written_out_from};
 
 /// Where a card lies, when not on another card. Card numbers are `0..52`.

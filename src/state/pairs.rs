@@ -89,12 +89,18 @@ const FACTS: usize = 3 * CARDS + 4 * (CARDS - 4);
 const WORDS: usize = FACTS.div_ceil(64);
 
 type Facts = [u64; WORDS];
+/// Rows of the pair table: one per bit of a set, so that a bit read from
+/// a set indexes a row without a bounds check.
+const ROWS: usize = WORDS * 64;
 
 const fn is_in(card: Card) -> u16 {
     card as u16
 }
 const fn up(card: Card) -> u16 {
     (CARDS + card as usize) as u16
+}
+const fn is_up(fact: u16) -> bool {
+    fact as usize >= CARDS && (fact as usize) < 2 * CARDS
 }
 const fn clear(card: Card) -> u16 {
     (2 * CARDS + card as usize) as u16
@@ -142,14 +148,24 @@ struct Action {
 const NONE: u16 = u16::MAX;
 
 impl Action {
-    fn needs(&self) -> impl Iterator<Item = u16> + Clone + '_ {
-        self.needs.iter().copied().filter(|&f| f != NONE)
-    }
-    fn adds(&self) -> impl Iterator<Item = u16> + '_ {
-        self.adds.iter().copied().filter(|&f| f != NONE)
-    }
-    fn deletes(&self) -> impl Iterator<Item = u16> + '_ {
-        self.deletes.iter().copied().filter(|&f| f != NONE)
+    /// An action from its facts, `NONE` standing for an unused place: each
+    /// is filled with the first fact of its kind (a need, add or delete
+    /// twice over changes nothing), so the fixed point reads fixed arrays.
+    fn new(needs: [u16; 3], adds: [u16; 2], deletes: [u16; 2]) -> Action {
+        fn fill<const N: usize>(mut facts: [u16; N]) -> [u16; N] {
+            let first = facts[0];
+            for fact in &mut facts {
+                if *fact == NONE {
+                    *fact = first;
+                }
+            }
+            facts
+        }
+        Action {
+            needs: fill(needs),
+            adds: fill(adds),
+            deletes: fill(deletes),
+        }
     }
 }
 
@@ -160,7 +176,10 @@ pub struct Pairs {
     /// Facts marked alone.
     single: Facts,
     /// For each fact, the facts marked in a pair with it.
-    pairs: Box<[Facts; FACTS]>,
+    pairs: Box<[Facts; ROWS]>,
+    /// The pairs of two cards' `UP` (a card with itself included) not
+    /// yet marked: none left, the pairs prove nothing.
+    goals_left: u32,
 }
 
 impl Default for Pairs {
@@ -168,7 +187,8 @@ impl Default for Pairs {
         Pairs {
             actions: Vec::with_capacity(1024),
             single: [0; WORDS],
-            pairs: Box::new([[0; WORDS]; FACTS]),
+            pairs: Box::new([[0; WORDS]; ROWS]),
+            goals_left: 0,
         }
     }
 }
@@ -188,9 +208,16 @@ impl Pairs {
                 self.pairs[fact as usize] = initial;
             }
         }
+        let ups: u32 = initial
+            .iter()
+            .zip(&ALL_UP)
+            .map(|(i, u)| (i & u).count_ones())
+            .sum();
+        let goals = CARDS as u32 * (CARDS as u32 + 1) / 2;
+        self.goals_left = goals - ups * (ups + 1) / 2;
         let mut changed = [u64::MAX; WORDS];
         loop {
-            if self.every_goal_marked() {
+            if self.goals_left == 0 {
                 return false;
             }
             if !self.sweep(&mut changed) {
@@ -234,11 +261,11 @@ impl Pairs {
             for host in hosts(state, card) {
                 self.leaving(state, card, on(card, host), Some(clear(host)), Some(host));
                 if returns {
-                    self.actions.push(Action {
-                        needs: [up(card), clear(host), NONE],
-                        adds: [on(card, host), clear(card)],
-                        deletes: [up(card), clear(host)],
-                    });
+                    self.actions.push(Action::new(
+                        [up(card), clear(host), NONE],
+                        [on(card, host), clear(card)],
+                        [up(card), clear(host)],
+                    ));
                 }
             }
         }
@@ -262,19 +289,19 @@ impl Pairs {
                 if Some(host) == except || bared == clear(host) {
                     continue;
                 }
-                self.actions.push(Action {
-                    needs: [from, clear(card), clear(host)],
-                    adds: [on(card, host), bared],
-                    deletes: [from, clear(host)],
-                });
+                self.actions.push(Action::new(
+                    [from, clear(card), clear(host)],
+                    [on(card, host), bared],
+                    [from, clear(host)],
+                ));
             }
         }
         let lower = if rank(card) > 1 { up(card - 4) } else { NONE };
-        self.actions.push(Action {
-            needs: [from, clear(card), lower],
-            adds: [up(card), bared],
-            deletes: [from, clear(card)],
-        });
+        self.actions.push(Action::new(
+            [from, clear(card), lower],
+            [up(card), bared],
+            [from, clear(card)],
+        ));
     }
 
     /// Applies every action whose needs' pairs changed since it was last
@@ -287,35 +314,32 @@ impl Pairs {
         *changed = [0; WORDS];
         let mut any = false;
         for action in &self.actions {
-            let needs = action.needs();
-            if !needs.clone().any(|n| has(&before, n) || has(changed, n)) {
+            let [a, b, c] = action.needs;
+            let dirty = |set: &Facts| has(set, a) | has(set, b) | has(set, c);
+            if !(dirty(&before) | dirty(changed)) {
                 continue;
             }
-            if !needs.clone().all(|n| has(&self.single, n)) {
+            if !(has(&self.single, a) & has(&self.single, b) & has(&self.single, c)) {
                 continue;
             }
-            if !needs
-                .clone()
-                .all(|n| needs.clone().all(|m| has(&self.pairs[n as usize], m)))
-            {
+            let (ra, rb) = (&self.pairs[a as usize], &self.pairs[b as usize]);
+            if !(has(ra, b) & has(ra, c) & has(rb, c)) {
                 continue;
             }
             // The facts that may stand beside an added one after it: those
             // marked with every need and not deleted, and the added ones.
-            let mut beside = self.single;
-            for need in needs {
-                let row = &self.pairs[need as usize];
-                for (word, r) in beside.iter_mut().zip(row) {
-                    *word &= r;
-                }
+            let rc = &self.pairs[c as usize];
+            let mut beside = [0; WORDS];
+            for w in 0..WORDS {
+                beside[w] = self.single[w] & ra[w] & rb[w] & rc[w];
             }
-            for deleted in action.deletes() {
+            for deleted in action.deletes {
                 unmark(&mut beside, deleted);
             }
-            for added in action.adds() {
+            for added in action.adds {
                 mark(&mut beside, added);
             }
-            for added in action.adds() {
+            for added in action.adds {
                 mark(&mut self.single, added);
                 for w in 0..WORDS {
                     let mut new = beside[w] & !self.pairs[added as usize][w];
@@ -326,23 +350,22 @@ impl Pairs {
                     mark(changed, added);
                     changed[w] |= new;
                     self.pairs[added as usize][w] |= new;
+                    if is_up(added) {
+                        self.goals_left -= (new & ALL_UP[w]).count_ones();
+                        if self.goals_left == 0 {
+                            return true;
+                        }
+                    }
+                    let (word, bit) = (added as usize / 64, 1 << (added % 64));
                     while new != 0 {
-                        let other = w * 64 + new.trailing_zeros() as usize;
+                        let other = (w * 64 + new.trailing_zeros() as usize) % ROWS;
                         new &= new - 1;
-                        mark(&mut self.pairs[other], added);
+                        self.pairs[other][word] |= bit;
                     }
                 }
             }
         }
         any
-    }
-
-    /// Whether every card's `UP`, and every pair of them, is marked: then
-    /// the pairs prove nothing, and the fixed point need not be reached.
-    fn every_goal_marked(&self) -> bool {
-        let covers = |set: &Facts| set.iter().zip(&ALL_UP).all(|(s, u)| s & u == *u);
-        covers(&self.single)
-            && (0..CARDS as Card).all(|card| covers(&self.pairs[up(card) as usize]))
     }
 }
 
@@ -358,3 +381,6 @@ fn hosts(state: &State, card: Card) -> impl Iterator<Item = Card> {
 
 #[cfg(test)]
 mod tests;
+mod triples;
+
+pub use triples::Triples;

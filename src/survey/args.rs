@@ -157,8 +157,8 @@ struct Cli {
     #[arg(long, conflicts_with = "optimal")]
     components: bool,
 
-    /// Baker's Dozen: leave out the pair test (as -search --no-pairs), to
-    /// confirm its proofs without it
+    /// Baker's Dozen: leave out the pair and triple tests (as -search
+    /// --no-pairs), to confirm their proofs without them
     #[arg(long)]
     no_pairs: bool,
 

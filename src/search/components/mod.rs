@@ -178,10 +178,20 @@ pub fn search_after_first_look(
         jobs: 1,
         ..limits.clone()
     };
+    let began = std::time::Instant::now();
     let mut look = super::run(deal, &root, &look, None);
     if !matches!(look.outcome, Outcome::GaveUp(_)) {
         write_out(&mut look);
         return Answer::FirstLook(look);
+    }
+    // A deal the first look leaves is a hard one: the triple test, dearer
+    // than the look's own, is worth asking once (`super::lost_by_triples`).
+    if let Some(report) = super::lost_by_triples(&root, limits, began) {
+        return Answer::Components(Searched {
+            report,
+            listed: 0,
+            stopped: None,
+        });
     }
     let rest = Limits {
         timeout: limits.timeout.map(|t| t.saturating_sub(look.stats.elapsed)),

@@ -31,13 +31,13 @@ fn every_move_is_an_action(state: &State) -> usize {
         let after = facts(&child);
         let matched = pairs.actions.iter().any(|action| {
             let mut result = before;
-            for fact in action.deletes() {
+            for fact in action.deletes {
                 unmark(&mut result, fact);
             }
-            for fact in action.adds() {
+            for fact in action.adds {
                 mark(&mut result, fact);
             }
-            action.needs().all(|need| has(&before, need)) && result == after
+            action.needs.iter().all(|&need| has(&before, need)) && result == after
         });
         assert!(matched, "{mv:?} is no action of the model:\n{state}");
         moves += 1;
