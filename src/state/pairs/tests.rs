@@ -70,48 +70,66 @@ fn test_state(game: &str, seed: u32) -> State {
     State::new(&test_deal(game, seed))
 }
 
-/// Small games, and positions along walks from them: under each rule,
-/// every position the pair test calls lost that a plain search decides
-/// is lost, and the test finds positions lost that the closure passes.
-#[test]
-fn every_position_the_pairs_call_lost_is_lost() {
+/// Small games of Baker's Dozen (`games` of each size in `sizes`: ranks
+/// up to, columns), and positions along walks of `steps` from them, under
+/// forced, free and complete rules: `judge` sees each position with a
+/// plain search's verdict (`None`: past the search's cap). Shared by the
+/// pair and the triple tests.
+pub(super) fn judged_small_games(
+    rng: &mut u64,
+    sizes: &[(u8, usize)],
+    games: usize,
+    steps: usize,
+    mut judge: impl FnMut(&State, Option<bool>),
+) {
     const CAP: usize = 50_000;
-    let mut rng = 0x9A1E_5EED_0000_0002_u64;
-    let mut pairs = Pairs::default();
-    let (mut judged, mut beyond_closure, mut won) = (0, 0, 0);
-    for (up_to, columns) in [(8, 5), (8, 6), (7, 6), (7, 7), (6, 8)] {
-        for _ in 0..12 {
-            let dealt = small(variant("bd", 0), up_to, columns, 0, &mut rng);
+    for &(up_to, columns) in sizes {
+        for _ in 0..games {
+            let dealt = small(variant("bd", 0), up_to, columns, 0, rng);
             let rules = [
                 with(&dealt, Automatic::Every),
                 with(&dealt, Automatic::Safe),
                 complete(&dealt, Automatic::ReturnSafe),
             ];
             for start in rules {
-                walk_from(start, 6, &mut rng, |state| {
-                    let lost = pairs.is_lost(state);
+                walk_from(start, steps, rng, |state| {
                     let plain = if state.returns {
                         winnable_by_every_move(state, CAP)
                     } else {
                         winnable(state, CAP)
                     };
-                    match plain {
-                        Some(true) => {
-                            assert!(!lost, "won, yet lost by pairs:\n{state}");
-                            won += 1;
-                        }
-                        Some(false) if lost => {
-                            judged += 1;
-                            if !state.is_blocked_for_good() {
-                                beyond_closure += 1;
-                            }
-                        }
-                        _ => {}
-                    }
+                    judge(state, plain);
                 });
             }
         }
     }
+}
+
+/// Small games, and positions along walks from them: under each rule,
+/// every position the pair test calls lost that a plain search decides
+/// is lost, and the test finds positions lost that the closure passes.
+#[test]
+fn every_position_the_pairs_call_lost_is_lost() {
+    let mut rng = 0x9A1E_5EED_0000_0002_u64;
+    let mut pairs = Pairs::default();
+    let (mut judged, mut beyond_closure, mut won) = (0, 0, 0);
+    let sizes = [(8, 5), (8, 6), (7, 6), (7, 7), (6, 8)];
+    judged_small_games(&mut rng, &sizes, 12, 6, |state, plain| {
+        let lost = pairs.is_lost(state);
+        match plain {
+            Some(true) => {
+                assert!(!lost, "won, yet lost by pairs:\n{state}");
+                won += 1;
+            }
+            Some(false) if lost => {
+                judged += 1;
+                if !state.is_blocked_for_good() {
+                    beyond_closure += 1;
+                }
+            }
+            _ => {}
+        }
+    });
     assert!(
         won >= 50 && judged >= 200 && beyond_closure >= 20,
         "{won} won, {judged} lost by pairs, {beyond_closure} of them passed by the closure"

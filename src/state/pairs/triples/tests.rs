@@ -1,12 +1,10 @@
 //! The triple test held to its claim as the pair test is: no position it
 //! calls lost is won (small games under forced, free and complete rules,
-//! searched whole), and it finds what pairs miss: positions of small
-//! games, and real deals lost from the start.
+//! searched whole), and it finds what pairs miss: positions along walks
+//! of real deals, and real deals lost from the start.
 
-use super::super::super::automatic::Automatic;
-use super::super::super::testing::{
-    complete, small, variant, walk, walk_from, winnable, winnable_by_every_move, with,
-};
+use super::super::super::testing::{walk, winnable};
+use super::super::tests::judged_small_games;
 use super::*;
 use crate::deal::test_deal;
 
@@ -16,38 +14,21 @@ use crate::deal::test_deal;
 /// the real deals below show the difference.)
 #[test]
 fn every_position_the_triples_call_lost_is_lost() {
-    const CAP: usize = 50_000;
     let mut rng = 0x7219_1E5E_ED00_0001_u64;
     let mut triples = Triples::default();
     let (mut judged, mut won) = (0, 0);
-    for (up_to, columns) in [(9, 6), (9, 7), (10, 7), (10, 8), (8, 6), (8, 5)] {
-        for _ in 0..10 {
-            let dealt = small(variant("bd", 0), up_to, columns, 0, &mut rng);
-            let rules = [
-                with(&dealt, Automatic::Every),
-                with(&dealt, Automatic::Safe),
-                complete(&dealt, Automatic::ReturnSafe),
-            ];
-            for start in rules {
-                walk_from(start, 8, &mut rng, |state| {
-                    let lost = triples.is_lost(state);
-                    let plain = if state.returns {
-                        winnable_by_every_move(state, CAP)
-                    } else {
-                        winnable(state, CAP)
-                    };
-                    match plain {
-                        Some(true) => {
-                            assert!(!lost, "won, yet lost by triples:\n{state}");
-                            won += 1;
-                        }
-                        Some(false) if lost => judged += 1,
-                        _ => {}
-                    }
-                });
+    let sizes = [(9, 6), (9, 7), (10, 7), (10, 8), (8, 6), (8, 5)];
+    judged_small_games(&mut rng, &sizes, 10, 8, |state, plain| {
+        let lost = triples.is_lost(state);
+        match plain {
+            Some(true) => {
+                assert!(!lost, "won, yet lost by triples:\n{state}");
+                won += 1;
             }
+            Some(false) if lost => judged += 1,
+            _ => {}
         }
-    }
+    });
     assert!(
         won >= 100 && judged >= 400,
         "{won} won, {judged} lost by triples"
