@@ -446,11 +446,11 @@ fn lost_by_pairs(root: &State, limits: &Limits) -> Option<Report> {
 /// `Insoluble` when the triple test proves `root` lost (and `limits`
 /// allow the tests), Baker's Dozen only, as [`lost_by_pairs`]. It costs
 /// tens of milliseconds, where most deals are decided in a few, so it is
-/// asked once a first attempt has not decided: the portfolio's first
-/// attempt, or the first look before the search over components. Its
-/// figures are those of a proof without a search (nothing stored or
-/// expanded), its time the search's since `began`. Not asked once the
-/// search is out of time or cancelled.
+/// asked once, where the search is about to be long: the portfolio says
+/// when (`portfolio.rs`), and the search over components asks it after
+/// its first look. Its figures are those of a proof without a search
+/// (nothing stored or expanded), its time the search's since `began`.
+/// Not asked once the search is out of time or cancelled.
 pub(super) fn lost_by_triples(root: &State, limits: &Limits, began: Instant) -> Option<Report> {
     let baker = root.rules().build == Build::AnySuit;
     let in_time = limits.timeout.is_none_or(|t| began.elapsed() < t) && !limits.cancelled();

@@ -185,8 +185,11 @@ pub fn search_after_first_look(
         return Answer::FirstLook(look);
     }
     // A deal the first look leaves is a hard one: the triple test, dearer
-    // than the look's own, is worth asking once (`super::lost_by_triples`).
-    if let Some(report) = super::lost_by_triples(&root, limits, began) {
+    // than the look, is worth asking once (`super::lost_by_triples`); the
+    // look has asked it already when it expected a loss.
+    if !limits.prover_alone
+        && let Some(report) = super::lost_by_triples(&root, limits, began)
+    {
         return Answer::Components(Searched {
             report,
             listed: 0,
