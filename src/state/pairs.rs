@@ -99,9 +99,6 @@ const fn is_in(card: Card) -> u16 {
 const fn up(card: Card) -> u16 {
     (CARDS + card as usize) as u16
 }
-const fn is_up(fact: u16) -> bool {
-    fact as usize >= CARDS && (fact as usize) < 2 * CARDS
-}
 const fn clear(card: Card) -> u16 {
     (2 * CARDS + card as usize) as u16
 }
@@ -350,7 +347,7 @@ impl Pairs {
                     mark(changed, added);
                     changed[w] |= new;
                     self.pairs[added as usize][w] |= new;
-                    if is_up(added) {
+                    if has(&ALL_UP, added) {
                         self.goals_left -= (new & ALL_UP[w]).count_ones();
                         if self.goals_left == 0 {
                             return true;

@@ -94,7 +94,7 @@ impl Triples {
     /// Marks what `action` adds, if its needs are marked together.
     fn apply(&mut self, action: &Action, changed: &mut Changed) {
         let [a, b, c] = action.needs;
-        let t = &mut self.table;
+        let t = &self.table;
         if !has(&t[row(a, b)], c) {
             return;
         }
