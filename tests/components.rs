@@ -26,6 +26,30 @@ fn components_prove_what_the_usual_search_proves() {
     }
 }
 
+/// A deal whose lost subtrees the triple test cuts at their roots
+/// (bd.12480: it passes the test at the start, and the pair test passes
+/// the components the cuts leave): proven lost with the cuts, on one
+/// thread and two, and without them (`--no-pairs` leaves out the pair
+/// and triple tests): the same verdict, no file.
+#[test]
+fn the_triple_test_cuts_lost_subtrees_and_the_proof_stands_without_it() {
+    let tmp = TempDir::new("components-cuts");
+    let file = tmp.join("lost.sol");
+    let f = arg(&file);
+    for jobs in ["1", "2"] {
+        let cut = run(["bd.12480", "-search", f, "--components", "--jobs", jobs]);
+        assert_eq!(cut.verdict(), ("INSOLUBLE", 2), "{cut:?}");
+        assert!(cut.stdout.contains("cut by the triple test"), "{cut:?}");
+    }
+    let plain = run(["bd.12480", "-search", f, "--components", "--no-pairs"]);
+    assert_eq!(plain.verdict(), ("INSOLUBLE", 2), "{plain:?}");
+    assert!(
+        !plain.stdout.contains("cut by the triple test"),
+        "{plain:?}"
+    );
+    assert!(!file.exists());
+}
+
 /// Under free rules (every foundation move a player's choice but the safe
 /// ones): a deal no play wins, which the first look leaves to the search
 /// over components, proven lost as the usual search proves it; a deal

@@ -69,7 +69,7 @@ pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
         None if let Some(expansion) = out.components => {
             match search_components(start, limits, expansion) {
                 Answer::Components(searched) => {
-                    listed = Some(searched.listed);
+                    listed = Some((searched.listed, searched.cut));
                     (searched.report, searched.stopped)
                 }
                 Answer::FirstLook(look) => {
@@ -93,7 +93,7 @@ pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
         }
     };
     let summary = match listed {
-        Some(listed) => components_summary(start.deal.id, &report.stats, listed),
+        Some((listed, cut)) => components_summary(start.deal.id, &report.stats, listed, cut),
         None => summary(start.deal.id, &report.stats),
     };
     if let Some(why) = stopped {
@@ -213,11 +213,17 @@ fn summary(id: GameId, s: &Stats) -> String {
 }
 
 /// The summary of a `--components` search: names stored, components
-/// expanded, positions listed, time and memory.
-fn components_summary(id: GameId, s: &Stats, listed: u64) -> String {
+/// expanded, positions listed, components the triple test cut (when it
+/// cut some), time and memory.
+fn components_summary(id: GameId, s: &Stats, listed: u64, cut: u64) -> String {
     let peak = xpat_solver::memory::peak().unwrap_or(0);
+    let cut = match cut {
+        0 => String::new(),
+        1 => ", 1 component cut by the triple test".into(),
+        n => format!(", {n} components cut by the triple test"),
+    };
     format!(
-        "{id}: {} component names stored, {} components expanded, {} positions listed, {:.3} s, peak memory {} MB",
+        "{id}: {} component names stored, {} components expanded, {} positions listed{cut}, {:.3} s, peak memory {} MB",
         s.stored,
         s.expanded,
         listed,

@@ -147,10 +147,10 @@ fn survey(plan: &Plan) -> Result<u8, String> {
     table.sync();
     let seconds = start.elapsed().as_secs_f64();
     let closing = format!(
-        "{}{surveyed} deals surveyed in {seconds:.1} s on {} ({:.0} deals/s), peak memory {} MB, budget {} MB\n",
+        "{}{surveyed} deals surveyed in {seconds:.1} s on {} ({}), peak memory {} MB, budget {} MB\n",
         results.render(),
         workers(jobs),
-        surveyed as f64 / seconds.max(1e-9),
+        rate(surveyed, seconds),
         memory::peak().unwrap_or(0) >> 20,
         (max_states * jobs as u64 * BYTES_PER_POSITION) >> 20
     );
@@ -473,5 +473,28 @@ pub(super) fn workers(jobs: usize) -> String {
     match jobs {
         1 => "1 worker".into(),
         n => format!("{n} workers"),
+    }
+}
+
+/// Deals a second, or seconds a deal when that reads better: a survey of
+/// hard deals at 10 s each is not "0 deals/s".
+fn rate(surveyed: u64, seconds: f64) -> String {
+    let per_second = surveyed as f64 / seconds.max(1e-9);
+    if per_second >= 1.0 || surveyed == 0 {
+        format!("{per_second:.0} deals/s")
+    } else {
+        format!("{:.1} s a deal", seconds / surveyed as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate;
+
+    #[test]
+    fn a_slow_survey_says_seconds_a_deal() {
+        assert_eq!(rate(3000, 1.5), "2000 deals/s");
+        assert_eq!(rate(102, 702.7), "6.9 s a deal");
+        assert_eq!(rate(0, 0.0), "0 deals/s");
     }
 }

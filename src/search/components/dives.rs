@@ -23,7 +23,7 @@
 
 use std::time::Instant;
 
-use super::stack::{Frame, next};
+use super::stack::{Frame, cut_lost, next};
 use super::{Class, Expander, Failure, Names};
 use crate::state::{Move, State};
 
@@ -152,10 +152,8 @@ impl Dives {
             found
                 .children
                 .sort_by_cached_key(|(child, _)| (child.score(), self.random()));
-            frames.push(Frame {
-                children: found.children,
-                depth: path.len(),
-            });
+            frames.push(Frame::new(&state, found.children, path.len(), done));
+            cut_lost(&mut frames, done, &mut diver.lost);
             if last_shown.elapsed() >= super::PROGRESS_EVERY {
                 last_shown = Instant::now();
                 show();

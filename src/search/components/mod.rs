@@ -103,7 +103,7 @@ use super::{Limits, Outcome, Progress, Report};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
 use crate::rules::Build;
-use crate::state::{Dest, Key, Move, Pairs, State};
+use crate::state::{Dest, Key, Move, Pairs, State, Triples};
 
 /// Why `--components` cannot search `deal`, if it cannot. The names hold
 /// where a card moves only onto a card one rank higher, of any suit, and
@@ -193,6 +193,7 @@ pub fn search_after_first_look(
         return Answer::Components(Searched {
             report,
             listed: 0,
+            cut: 0,
             stopped: None,
         });
     }
@@ -220,6 +221,9 @@ pub struct Searched {
     /// Positions listed, in the components whose moves out were found by
     /// listing them.
     pub listed: u64,
+    /// Components the triple test found lost (`stack::cut_lost`), with
+    /// what they had not entered yet.
+    pub cut: u64,
     /// Why the outcome is no verdict, when a component failed its check.
     pub stopped: Option<String>,
 }
@@ -298,6 +302,12 @@ struct Losses {
     met: FxHashSet<Key>,
     /// The pair test, unless the search leaves it out (`--no-pairs`).
     pairs: Option<Pairs>,
+    /// The triple test, with the pair test: asked of components whose
+    /// subtrees grow large (`stack::cut_lost`).
+    triples: Option<Triples>,
+    /// Triple tests asked, and components they found lost.
+    pub(super) triple_tests: u64,
+    pub(super) triple_cuts: u64,
 }
 
 /// The most names of lost components kept at once (some 200 MB).
@@ -308,12 +318,27 @@ impl Losses {
         Losses {
             met: FxHashSet::default(),
             pairs: pairs.then(Pairs::default),
+            triples: pairs.then(Triples::default),
+            triple_tests: 0,
+            triple_cuts: 0,
         }
     }
 
     /// Whether `name` is of a component found lost lately.
     fn met(&self, name: &Key) -> bool {
         self.met.contains(name)
+    }
+
+    /// Whether the component of `first` is lost by the triple test (never
+    /// when the search leaves the pair test out).
+    fn by_triples(&mut self, first: &State) -> bool {
+        let Some(triples) = self.triples.as_mut() else {
+            return false;
+        };
+        self.triple_tests += 1;
+        let lost = triples.is_lost(first);
+        self.triple_cuts += u64::from(lost);
+        lost
     }
 
     /// Whether `child`'s component (`name`) is lost for good: the closure

@@ -1,6 +1,7 @@
 //! A thread's depth-first stack of components, the exhaustive search's
 //! (`workers.rs`) and a dive's (`dives.rs`).
 
+use super::Losses;
 use crate::state::{Move, State};
 
 /// One component being searched by a thread, depth-first: the children not entered
@@ -11,6 +12,31 @@ pub(super) struct Frame {
     pub(super) children: Vec<(State, Vec<Move>)>,
     /// Moves from the start to this component's first position.
     pub(super) depth: usize,
+    /// The component's first position, for the triple test.
+    pub(super) first: State,
+    /// The thread's count of components expanded when this one was.
+    pub(super) entered: u64,
+    /// Whether the triple test has been asked of it.
+    pub(super) tested: bool,
+}
+
+impl Frame {
+    /// The frame of `first`, expanded as the thread's `entered`th
+    /// component, with its `children`; `depth` moves from the start.
+    pub(super) fn new(
+        first: &State,
+        children: Vec<(State, Vec<Move>)>,
+        depth: usize,
+        entered: u64,
+    ) -> Frame {
+        Frame {
+            children,
+            depth,
+            first: first.clone(),
+            entered,
+            tested: false,
+        }
+    }
 }
 
 /// The next component of the search: the top frame's next
@@ -25,5 +51,83 @@ pub(super) fn next(frames: &mut Vec<Frame>, path: &mut Vec<Move>) -> Option<Stat
         path.truncate(frame.depth);
         path.extend(moves);
         return Some(child);
+    }
+}
+
+/// Asks the triple test of the components whose subtrees have grown
+/// large: each frame once, when [`SUBTREE_FOR_TRIPLES`] components have been
+/// expanded since it was (`expanded` is the thread's count now), the
+/// nearest the start first. A component the test finds lost is left with
+/// all it has not entered yet: every position reachable from a lost one
+/// is lost, so its children are (their names, stored, are of lost
+/// components: skipping them loses no win).
+///
+/// Why not every component: the test costs tens of milliseconds, two
+/// hundred expansions, and most components' subtrees are smaller than
+/// that; a subtree that grows past it is one the test may cut whole.
+/// Each frame is asked once, so the test's cost stays a share of the
+/// search's.
+pub(super) fn cut_lost(frames: &mut Vec<Frame>, expanded: u64, lost: &mut Losses) {
+    for i in 0..frames.len() {
+        let frame = &mut frames[i];
+        if frame.tested || expanded - frame.entered < SUBTREE_FOR_TRIPLES {
+            continue;
+        }
+        frame.tested = true;
+        if lost.by_triples(&frame.first) {
+            frames.truncate(i);
+            return;
+        }
+    }
+}
+
+/// Components expanded below a component before the triple test is asked
+/// of it: some two hundred expansions cost what a test costs. In the
+/// unit tests, whose small games have small subtrees, a few: the searches
+/// of small games ask it (it finds nothing there the pair test misses,
+/// and must not: their verdicts are the plain ones).
+pub(super) const SUBTREE_FOR_TRIPLES: u64 = if cfg!(test) { 4 } else { 200 };
+
+#[cfg(test)]
+mod tests {
+    use super::{Frame, SUBTREE_FOR_TRIPLES, cut_lost};
+    use crate::search::components::Losses;
+    use crate::state::State;
+
+    fn start(deal: &str) -> State {
+        State::new(&crate::deal::Deal::new(deal.parse().expect("a deal")))
+    }
+
+    /// A stack whose middle frame is lost by triples (bd.5837's start:
+    /// the pair test passes it) between two that are not (bd.1's): the
+    /// test is asked of each frame once its subtree is large, the nearest
+    /// the start first, and the lost one is left with everything above it.
+    #[test]
+    fn a_component_lost_by_triples_is_left_with_what_it_had_not_entered() {
+        let (live, lost) = (start("bd.1"), start("bd.5837"));
+        let child = || vec![(live.clone(), Vec::new())];
+        let mut frames = vec![
+            Frame::new(&live, child(), 0, 1),
+            Frame::new(&lost, child(), 0, 2),
+            Frame::new(&live, child(), 0, 3),
+        ];
+        let mut losses = Losses::new(true);
+        // No subtree is large yet: nothing asked.
+        cut_lost(&mut frames, SUBTREE_FOR_TRIPLES, &mut losses);
+        assert_eq!((frames.len(), losses.triple_tests), (3, 0));
+        // The first two are: the first passes, the second is cut with
+        // the frame above it.
+        cut_lost(&mut frames, SUBTREE_FOR_TRIPLES + 2, &mut losses);
+        assert_eq!(frames.len(), 1);
+        assert!(frames[0].tested);
+        assert_eq!((losses.triple_tests, losses.triple_cuts), (2, 1));
+        // A frame is asked once.
+        cut_lost(&mut frames, 10 * SUBTREE_FOR_TRIPLES, &mut losses);
+        assert_eq!((frames.len(), losses.triple_tests), (1, 2));
+        // Without the pair test (`--no-pairs`), no triple test either.
+        let mut frames = vec![Frame::new(&lost, child(), 0, 1)];
+        let mut without = Losses::new(false);
+        cut_lost(&mut frames, 10 * SUBTREE_FOR_TRIPLES, &mut without);
+        assert_eq!((frames.len(), without.triple_tests), (1, 0));
     }
 }

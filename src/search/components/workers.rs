@@ -16,7 +16,7 @@ use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use super::dives::{Dived, Dives};
-use super::stack::{Frame, next};
+use super::stack::{Frame, cut_lost, next};
 use super::{
     Class, Expander, Expansion, Failure, LISTED_BYTES, MISMATCH, Names, PROGRESS_EVERY, Searched,
 };
@@ -40,6 +40,7 @@ pub fn search(
     let shared = Shared {
         names: Names::new(),
         listed: AtomicU64::new(0),
+        cut: AtomicU64::new(0),
         expanded: AtomicU64::new(0),
         best: AtomicU8::new(start.score()),
         pool: Mutex::new(Pool::default()),
@@ -77,6 +78,7 @@ pub fn search(
     Searched {
         report: Report { outcome, stats },
         listed: shared.listed.into_inner(),
+        cut: shared.cut.into_inner(),
         stopped,
     }
 }
@@ -86,6 +88,8 @@ struct Shared<'a> {
     names: Names,
     /// Positions listed, all threads.
     listed: AtomicU64,
+    /// Components the triple test found lost, all threads.
+    cut: AtomicU64,
     /// Components expanded, all threads.
     expanded: AtomicU64,
     best: AtomicU8,
@@ -271,16 +275,30 @@ impl Shared<'_> {
 /// One thread's search: from `first`, then from what others set aside.
 /// `thread` numbers it (its dives' order). A confirming search
 /// (`--list-components`) does not dive: it is run to confirm a proof.
-fn work(shared: &Shared, thread: usize, first: Option<State>, mut progress: Option<Progress>) {
-    let mut frames: Vec<Frame> = Vec::new();
-    let mut path: Vec<Move> = Vec::new();
+fn work(shared: &Shared, thread: usize, first: Option<State>, progress: Option<Progress>) {
     let mut expander = Expander::new(
         &shared.names,
         shared.most_listed,
         shared.expansion,
         shared.limits.pairs,
     );
+    work_with(shared, thread, first, progress, &mut expander);
+    shared.cut.fetch_add(expander.lost.triple_cuts, Relaxed);
+}
+
+/// [`work`] with the thread's `expander`.
+fn work_with(
+    shared: &Shared,
+    thread: usize,
+    first: Option<State>,
+    mut progress: Option<Progress>,
+    expander: &mut Expander,
+) {
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut path: Vec<Move> = Vec::new();
     let mut current = first;
+    // Components this thread's exhaustive search expanded.
+    let mut own = 0u64;
     let mut last_shown = Instant::now();
     let mut dives = (shared.expansion == Expansion::MovesOut)
         .then(|| Dives::new(thread, shared.limits.max_states / 2 / shared.jobs as u64));
@@ -315,10 +333,9 @@ fn work(shared: &Shared, thread: usize, first: Option<State>, mut progress: Opti
         if let Some(best) = expanded.children.iter().map(|(c, _)| c.score()).max() {
             shared.best.fetch_max(best, Relaxed);
         }
-        frames.push(Frame {
-            children: expanded.children,
-            depth: path.len(),
-        });
+        own += 1;
+        frames.push(Frame::new(&state, expanded.children, path.len(), own));
+        cut_lost(&mut frames, own, &mut expander.lost);
         if shared.waiting.load(Relaxed) > 0 {
             shared.share(&mut frames, &path);
         }
@@ -337,7 +354,7 @@ fn work(shared: &Shared, thread: usize, first: Option<State>, mut progress: Opti
             let waiting = frontier();
             let mut show = || shared.show(&mut progress, waiting);
             let count = |listed| shared.count(listed);
-            match dives.dive(&shared.start, &mut expander, &stopped, &count, &mut show) {
+            match dives.dive(&shared.start, expander, &stopped, &count, &mut show) {
                 Dived::Won(moves) => return shared.finish(End::Won(moves)),
                 Dived::Exhausted => return shared.finish(End::Exhausted),
                 Dived::Spent => {}
