@@ -81,9 +81,9 @@ pub(super) struct RawArgs {
     /// Baker's Dozen: leave out the pair test, which proves positions
     /// lost when no two of the facts a win needs can hold together (two
     /// cards wanting one host at once: docs/rules-and-proofs.md), and the
-    /// triple test a long search asks of its start (three cards, two
-    /// hosts), so that a proof that used them can be confirmed without
-    /// them (slower)
+    /// triple test a long search asks of its start and --components of
+    /// its large subtrees (three cards, two hosts), so that a proof that
+    /// used them can be confirmed without them (slower)
     #[arg(long, help_heading = LIMITS)]
     pub no_pairs: bool,
 

@@ -300,6 +300,10 @@ impl Names {
 /// other), and does not depend on the search: dives borrow a thread's.
 struct Losses {
     met: FxHashSet<Key>,
+    /// Components the triple test found lost, with those entered beneath
+    /// them: kept for good (thousands at most), since each cost a test
+    /// and lies near the start, where every dive passes again.
+    cut: FxHashSet<Key>,
     /// The pair test, unless the search leaves it out (`--no-pairs`).
     pairs: Option<Pairs>,
     /// The triple test, with the pair test: asked of components whose
@@ -317,6 +321,7 @@ impl Losses {
     fn new(pairs: bool) -> Losses {
         Losses {
             met: FxHashSet::default(),
+            cut: FxHashSet::default(),
             pairs: pairs.then(Pairs::default),
             triples: pairs.then(Triples::default),
             triple_tests: 0,
@@ -326,7 +331,13 @@ impl Losses {
 
     /// Whether `name` is of a component found lost lately.
     fn met(&self, name: &Key) -> bool {
-        self.met.contains(name)
+        self.met.contains(name) || self.cut.contains(name)
+    }
+
+    /// Keeps `name`, of a component found lost by the triple test or
+    /// reachable from one, so that no dive or search enters it again.
+    fn cut(&mut self, name: Key) {
+        self.cut.insert(name);
     }
 
     /// Whether the component of `first` is lost by the triple test (never

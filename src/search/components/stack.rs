@@ -1,7 +1,7 @@
 //! A thread's depth-first stack of components, the exhaustive search's
 //! (`workers.rs`) and a dive's (`dives.rs`).
 
-use super::Losses;
+use super::{Class, Losses};
 use crate::state::{Move, State};
 
 /// One component being searched by a thread, depth-first: the children not entered
@@ -60,7 +60,10 @@ pub(super) fn next(frames: &mut Vec<Frame>, path: &mut Vec<Move>) -> Option<Stat
 /// nearest the start first. A component the test finds lost is left with
 /// all it has not entered yet: every position reachable from a lost one
 /// is lost, so its children are (their names, stored, are of lost
-/// components: skipping them loses no win).
+/// components: skipping them loses no win). Its name, with those of the
+/// components entered beneath it, is kept for good (`Losses::cut`): the
+/// dives pass near the start again and again, and the exhaustive search
+/// may meet a component a dive cut.
 ///
 /// Why not every component: the test costs tens of milliseconds, two
 /// hundred expansions, and most components' subtrees are smaller than
@@ -75,7 +78,9 @@ pub(super) fn cut_lost(frames: &mut Vec<Frame>, expanded: u64, lost: &mut Losses
         }
         frame.tested = true;
         if lost.by_triples(&frame.first) {
-            frames.truncate(i);
+            for cut in frames.drain(i..) {
+                lost.cut(Class::of(&cut.first).name);
+            }
             return;
         }
     }
@@ -91,7 +96,7 @@ pub(super) const SUBTREE_FOR_TRIPLES: u64 = if cfg!(test) { 4 } else { 200 };
 #[cfg(test)]
 mod tests {
     use super::{Frame, SUBTREE_FOR_TRIPLES, cut_lost};
-    use crate::search::components::Losses;
+    use crate::search::components::{Class, Losses};
     use crate::state::State;
 
     fn start(deal: &str) -> State {
@@ -99,17 +104,19 @@ mod tests {
     }
 
     /// A stack whose middle frame is lost by triples (bd.5837's start:
-    /// the pair test passes it) between two that are not (bd.1's): the
-    /// test is asked of each frame once its subtree is large, the nearest
-    /// the start first, and the lost one is left with everything above it.
+    /// the pair test passes it) between two that are not (bd.1's start,
+    /// and bd.3's, standing for a component entered beneath the lost
+    /// one): the test is asked of each frame once its subtree is large,
+    /// the nearest the start first, and the lost one is left with
+    /// everything above it, their names kept.
     #[test]
     fn a_component_lost_by_triples_is_left_with_what_it_had_not_entered() {
-        let (live, lost) = (start("bd.1"), start("bd.5837"));
+        let (live, lost, beneath) = (start("bd.1"), start("bd.5837"), start("bd.3"));
         let child = || vec![(live.clone(), Vec::new())];
         let mut frames = vec![
             Frame::new(&live, child(), 0, 1),
             Frame::new(&lost, child(), 0, 2),
-            Frame::new(&live, child(), 0, 3),
+            Frame::new(&beneath, child(), 0, 3),
         ];
         let mut losses = Losses::new(true);
         // No subtree is large yet: nothing asked.
@@ -121,6 +128,11 @@ mod tests {
         assert_eq!(frames.len(), 1);
         assert!(frames[0].tested);
         assert_eq!((losses.triple_tests, losses.triple_cuts), (2, 1));
+        // The cut components are kept, for any dive or search that meets
+        // them again; the live one is not.
+        assert!(losses.met(&Class::of(&lost).name));
+        assert!(losses.met(&Class::of(&beneath).name));
+        assert!(!losses.met(&Class::of(&live).name));
         // A frame is asked once.
         cut_lost(&mut frames, 10 * SUBTREE_FOR_TRIPLES, &mut losses);
         assert_eq!((frames.len(), losses.triple_tests), (1, 2));
