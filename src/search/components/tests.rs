@@ -11,7 +11,7 @@ use super::{Class, Expander, Expansion, Failure, Names, exits, is_host_move, sea
 use crate::cards::{KING, SUITS, card_of};
 use crate::search::{Limits, Outcome};
 use crate::state::testing::{small_forced, small_free, walk, walk_free, winnable, xorshift};
-use crate::state::{Key, Move, State};
+use crate::state::{Key, Move, State, Triples};
 
 /// The most positions a plain search of a small game may hold.
 const CAP: usize = 200_000;
@@ -278,6 +278,31 @@ fn expanding_a_component_lists_it_whole_and_names_each_child_once() {
         }
         assert_eq!(&replay, child);
     }
+}
+
+#[test]
+fn a_large_component_lost_by_triples_is_not_expanded() {
+    // bd.5837 is lost from the start by the triple test, not by pairs:
+    // a position of a walk of it in a component of several positions
+    // (a large one, in the unit tests) that the test finds lost too.
+    let mut found = None;
+    walk("bd", 5837, 200, &mut 0x2A_u64, |p| {
+        if found.is_none() && Class::of(p).size >= 4 && Triples::default().is_lost(p) {
+            found = Some(p.clone());
+        }
+    });
+    let position = found.expect("a large component lost by triples");
+    let names = Names::new();
+    let mut expander = Expander::new(&names, usize::MAX, Expansion::MovesOut, true);
+    let expanded = expander.expand(&position, &|| false).expect("expanded");
+    assert!(expanded.children.is_empty() && expanded.won.is_none());
+    assert_eq!(expander.lost.triple_cuts, 1);
+    assert!(expander.lost.met(&Class::of(&position).name));
+    // Without the pair test, nor the triple test: its children are found.
+    let mut without = Expander::new(&names, usize::MAX, Expansion::MovesOut, false);
+    let expanded = without.expand(&position, &|| false).expect("expanded");
+    assert!(!expanded.children.is_empty());
+    assert_eq!(without.lost.triple_tests, 0);
 }
 
 /// The names of the components the moves out of `position`'s component
