@@ -301,7 +301,7 @@ impl Names {
 struct Losses {
     met: FxHashSet<Key>,
     /// Components the triple test found lost, with those entered beneath
-    /// them: kept for good (some tens of thousands an hour: bd.7927, 12 767
+    /// them: kept for good (over ten thousand an hour: bd.7927, 12 767
     /// cut in one), since each cost a test and most lie near the start,
     /// where every dive passes again.
     cut: FxHashSet<Key>,
