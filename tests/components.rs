@@ -51,10 +51,12 @@ fn the_triple_test_cuts_lost_subtrees_and_the_proof_stands_without_it() {
 }
 
 /// Under free rules (every foundation move a player's choice but the safe
-/// ones): a deal no play wins, which the first look leaves to the search
-/// over components, proven lost as the usual search proves it; a deal
-/// only free play wins, its file (every foundation move written) replayed
-/// under free rules.
+/// ones): a small deal no play wins, proven lost as the usual search
+/// proves it (by the first look, 302 000 positions); a larger one the
+/// first look leaves to the search over components (bd.1865: the usual
+/// free search proves it in some 300 s), proven there; a deal only free
+/// play wins, its file (every foundation move written) replayed under
+/// free rules.
 #[test]
 fn under_free_rules_components_prove_and_win_what_the_usual_search_does() {
     let tmp = TempDir::new("components-free");
@@ -62,7 +64,9 @@ fn under_free_rules_components_prove_and_win_what_the_usual_search_does() {
     let f = arg(&file);
     let usual = run(["bd.26569", "-search", f, "--rules", "free", "--jobs", "1"]);
     assert_eq!(usual.verdict(), ("INSOLUBLE", 2), "{usual:?}");
-    let names = run(["bd.26569", "-search", f, "--rules", "free", "--components"]);
+    let look = run(["bd.26569", "-search", f, "--rules", "free", "--components"]);
+    assert_eq!(look.verdict(), ("INSOLUBLE", 2), "{look:?}");
+    let names = run(["bd.1865", "-search", f, "--rules", "free", "--components"]);
     assert_eq!(names.verdict(), ("INSOLUBLE", 2), "{names:?}");
     assert!(names.stdout.contains("component names stored"), "{names:?}");
     assert!(!file.exists());
@@ -103,13 +107,23 @@ fn components_stop_at_their_limits() {
 
 /// A won deal, left to the usual search's first look (the search over
 /// components finds wins late; its own winning paths are replayed by the
-/// unit tests): the solution written replays to the won game.
+/// unit tests): the solution written replays to the won game. bd.192
+/// takes the usual search 651 000 positions, and is not won over
+/// components in 30 s: a first look too short loses it (`ECHEC` at the
+/// minute).
 #[test]
 fn components_write_a_solution_that_replays() {
     let tmp = TempDir::new("components-win");
-    for deal in ["bd.7", "bd.2"] {
+    for deal in ["bd.7", "bd.2", "bd.192"] {
         let file = tmp.join("won.sol");
-        let r = run([deal, "-search", arg(&file), "--components"]);
+        let r = run([
+            deal,
+            "-search",
+            arg(&file),
+            "--components",
+            "--timeout",
+            "60",
+        ]);
         assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
         assert!(r.stdout.contains("the usual search's first look"), "{r:?}");
         let check = run([deal, "-check", arg(&file)]);
