@@ -109,8 +109,8 @@ fn components_stop_at_their_limits() {
 /// components finds wins late; its own winning paths are replayed by the
 /// unit tests): the solution written replays to the won game. bd.192
 /// takes the usual search 651 000 positions, and is not won over
-/// components in 30 s: a first look too short loses it (`ECHEC` at the
-/// minute).
+/// components in 30 s: a first look too short leaves it there (won by
+/// the dives after 35 s in one run, not by the first look).
 #[test]
 fn components_write_a_solution_that_replays() {
     let tmp = TempDir::new("components-win");

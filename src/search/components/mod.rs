@@ -209,11 +209,12 @@ pub fn search_after_first_look(
     Answer::Components(searched)
 }
 
-/// Positions of the usual search's first look: some 2 to 3 s at most.
-/// At 200 000, 2 276 of the 99 626 deals of 1..100000 the usual search
-/// wins forced were left to the search over components, which misses
-/// some of them (bd.192: won by the usual search at 651 000 positions,
-/// not over components in 30 s); at 3 M, 110. The deals the look does
+/// Positions of the usual search's first look: 2 to 6 s at most (bd.12480,
+/// lost, 6 s). At 200 000, 2 276 of the 99 626 deals of 1..100000 the
+/// usual search wins forced were left to the search over components,
+/// which misses some of them (bd.192: won by the usual search at 651 000
+/// positions, not over components in 30 s); 110 of them take more than
+/// 2 M. The deals the look does
 /// not decide lose its seconds, but on the tail's 82 at 10 s the larger
 /// look won as many (docs/hard-deals.md).
 const FIRST_LOOK: u64 = 3_000_000;
