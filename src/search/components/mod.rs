@@ -214,9 +214,8 @@ pub fn search_after_first_look(
 /// usual search wins forced were left to the search over components,
 /// which misses some of them (bd.192: won by the usual search at 651 000
 /// positions, not over components in 30 s); 110 of them take more than
-/// 2 M. The deals the look does
-/// not decide lose its seconds, but on the tail's 82 at 10 s the larger
-/// look won as many (docs/hard-deals.md).
+/// 2 M. The deals the look does not decide lose its seconds, but on the
+/// tail's 82 at 10 s the larger look won as many (docs/hard-deals.md).
 const FIRST_LOOK: u64 = 3_000_000;
 
 /// What [`search`] ends with: the usual report, and why no verdict was
