@@ -51,10 +51,10 @@ fn the_triple_test_cuts_lost_subtrees_and_the_proof_stands_without_it() {
 }
 
 /// Under free rules (every foundation move a player's choice but the safe
-/// ones): a small deal no play wins, proven lost as the usual search
-/// proves it (by the first look, 302 000 positions); a larger one the
-/// first look leaves to the search over components (bd.1865: the usual
-/// free search proves it in some 300 s), proven there; a deal only free
+/// ones): a small deal no play wins (the usual search proves it in
+/// 302 000 positions), proven lost over components once the first look
+/// and the rollouts leave it; a larger one (bd.1865: the usual free
+/// search proves it in some 300 s), proven there too; a deal only free
 /// play wins, its file (every foundation move written) replayed under
 /// free rules.
 #[test]
@@ -64,8 +64,8 @@ fn under_free_rules_components_prove_and_win_what_the_usual_search_does() {
     let f = arg(&file);
     let usual = run(["bd.26569", "-search", f, "--rules", "free", "--jobs", "1"]);
     assert_eq!(usual.verdict(), ("INSOLUBLE", 2), "{usual:?}");
-    let look = run(["bd.26569", "-search", f, "--rules", "free", "--components"]);
-    assert_eq!(look.verdict(), ("INSOLUBLE", 2), "{look:?}");
+    let small = run(["bd.26569", "-search", f, "--rules", "free", "--components"]);
+    assert_eq!(small.verdict(), ("INSOLUBLE", 2), "{small:?}");
     let names = run(["bd.1865", "-search", f, "--rules", "free", "--components"]);
     assert_eq!(names.verdict(), ("INSOLUBLE", 2), "{names:?}");
     assert!(names.stdout.contains("component names stored"), "{names:?}");
@@ -105,16 +105,20 @@ fn components_stop_at_their_limits() {
     }
 }
 
-/// A won deal, left to the usual search's first look (the search over
+/// Won deals: two the usual search's first look wins (the search over
 /// components finds wins late; its own winning paths are replayed by the
-/// unit tests): the solution written replays to the won game. bd.192
-/// takes the usual search 651 000 positions, and is not won over
-/// components in 30 s: a first look too short leaves it there (won by
-/// the dives after 35 s in one run, not by the first look).
+/// unit tests), and one it leaves, won by the nested rollouts that come
+/// before the search over components: bd.192 takes the usual search
+/// 651 000 positions, more than the look's 200 000, and is not won over
+/// components in 30 s. Each solution written replays to the won game.
 #[test]
 fn components_write_a_solution_that_replays() {
     let tmp = TempDir::new("components-win");
-    for deal in ["bd.7", "bd.2", "bd.192"] {
+    for (deal, by) in [
+        ("bd.7", "the usual search's first look"),
+        ("bd.2", "the usual search's first look"),
+        ("bd.192", "won by nested rollouts"),
+    ] {
         let file = tmp.join("won.sol");
         let r = run([
             deal,
@@ -125,7 +129,7 @@ fn components_write_a_solution_that_replays() {
             "60",
         ]);
         assert_eq!(r.verdict(), ("SUCCES", 0), "{r:?}");
-        assert!(r.stdout.contains("the usual search's first look"), "{r:?}");
+        assert!(r.stdout.contains(by), "{r:?}");
         let check = run([deal, "-check", arg(&file)]);
         assert_eq!(check.verdict(), ("SUCCES", 0), "{check:?}");
     }

@@ -79,6 +79,10 @@ pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
                     )?;
                     (look, None)
                 }
+                Answer::Rollouts(won) => {
+                    say!("{}: won by nested rollouts", start.deal.id)?;
+                    (won, None)
+                }
             }
         }
         None => (search_with_progress(start, limits), None),

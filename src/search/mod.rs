@@ -50,6 +50,7 @@ mod path;
 mod portfolio;
 mod portfolio_beam;
 mod prover;
+mod rollouts;
 mod schedule;
 mod shorten;
 mod split;

@@ -410,7 +410,7 @@ impl Work<'_> {
             let start = State::new(&deal);
             let expansion = components::Expansion::MovesOut;
             match components::search_after_first_look(&deal, &start, &limits, expansion, None) {
-                components::Answer::FirstLook(look) => look,
+                components::Answer::FirstLook(look) | components::Answer::Rollouts(look) => look,
                 components::Answer::Components(searched) => {
                     if let Some(why) = searched.stopped {
                         return Err(format!("{id}: {why}"));

@@ -93,13 +93,14 @@ mod workers;
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashSet;
 
 pub(crate) use class::{Class, is_host_move, marked};
 pub use workers::search;
 
-use super::{Limits, Outcome, Progress, Report};
+use super::{Length, Limits, Outcome, Progress, Report, Stats};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
 use crate::rules::Build;
@@ -132,6 +133,8 @@ pub fn refusal(deal: &Deal) -> Option<String> {
 pub enum Answer {
     /// The usual search's first look decided.
     FirstLook(Report),
+    /// Nested rollouts (`search/rollouts.rs`) won.
+    Rollouts(Report),
     /// The search over components ran.
     Components(Searched),
 }
@@ -141,7 +144,8 @@ pub enum Answer {
 /// what is left of `limits`. The search over components, depth-first,
 /// finds wins late (bd.2: 7 s; the usual search, milliseconds), so a won
 /// deal is left to the usual search when it wins within `FIRST_LOOK`
-/// positions (a few seconds at most), and a small lost one when it proves it.
+/// positions, and a small lost one when it proves it; nested rollouts
+/// then look for a win (`rolled_out`) before the search over components.
 ///
 /// `start` is the deal's start or, from a player's save, their position;
 /// under free rules one followed exactly (nothing played up by itself),
@@ -178,7 +182,7 @@ pub fn search_after_first_look(
         jobs: 1,
         ..limits.clone()
     };
-    let began = std::time::Instant::now();
+    let began = Instant::now();
     let mut look = super::run(deal, &root, &look, None);
     if !matches!(look.outcome, Outcome::GaveUp(_)) {
         write_out(&mut look);
@@ -197,26 +201,99 @@ pub fn search_after_first_look(
             stopped: None,
         });
     }
+    let mut progress = progress;
+    let rolled = rolled_out(
+        deal,
+        &root,
+        limits,
+        &look.stats,
+        began,
+        progress.as_mut().map(|p| &mut **p as _),
+    );
+    if let Some(mut report) = rolled {
+        write_out(&mut report);
+        return Answer::Rollouts(report);
+    }
     let rest = Limits {
-        timeout: limits.timeout.map(|t| t.saturating_sub(look.stats.elapsed)),
+        timeout: limits.timeout.map(|t| t.saturating_sub(began.elapsed())),
         ..limits.clone()
     };
+    let before = began.elapsed();
     let mut searched = search(&root, &rest, expansion, progress);
-    // The time is the whole search's, the first look's included (a
-    // survey's row, a summary); the counts are of names and components.
-    searched.report.stats.elapsed += look.stats.elapsed;
+    // The time is the whole search's, the first look's and the rollouts'
+    // included (a survey's row, a summary); the counts are of names and
+    // components.
+    searched.report.stats.elapsed += before;
     write_out(&mut searched.report);
     Answer::Components(searched)
 }
 
-/// Positions of the usual search's first look: 2 to 6 s at most (bd.12480,
-/// lost, 6 s). At 200 000, 2 276 of the 99 626 deals of 1..100000 the
-/// usual search wins forced were left to the search over components,
-/// which misses some of them (bd.192: won by the usual search at 651 000
-/// positions, not over components in 30 s); 110 of them take more than
-/// 2 M. The deals the look does not decide lose its seconds, but on the
-/// tail's 82 at 10 s the larger look won as many (docs/hard-deals.md).
-const FIRST_LOOK: u64 = 3_000_000;
+/// Nested rollouts from `root` (`search/rollouts.rs`) for half the time
+/// `limits` leave after `began`, or [`ROLLOUTS_ALONE`] without a timeout:
+/// the report of their win (the first look's figures, `look`, with the
+/// rollouts' positions expanded and time added), shortened as the usual
+/// search's are, if they win. Not for a search asked to prove
+/// (`prover_alone`) or to find the shortest solution: rollouts find some
+/// solution, and prove nothing.
+///
+/// Why before the search over components: that search is depth-first
+/// and finds wins late, and its dives win fewer of the tail's deals
+/// than the rollouts do in the same time (docs/hard-deals.md, twenty-first
+/// session); a deal the rollouts do not win keeps the other half of the
+/// time for the proof.
+fn rolled_out(
+    deal: &Deal,
+    root: &State,
+    limits: &Limits,
+    look: &Stats,
+    began: Instant,
+    progress: Option<Progress>,
+) -> Option<Report> {
+    if limits.prover_alone || limits.length == Length::Optimal || limits.cancelled() {
+        return None;
+    }
+    let budget = match limits.timeout {
+        Some(timeout) => timeout.saturating_sub(began.elapsed()) / 2,
+        None => ROLLOUTS_ALONE,
+    };
+    let until = Instant::now() + budget;
+    let stopped = || Instant::now() >= until || limits.cancelled();
+    let seed = u64::from(deal.id.seed);
+    let found = super::rollouts::find_win(root, seed, limits.jobs, &stopped, progress);
+    let report = Report {
+        outcome: Outcome::Solved(found.moves?),
+        stats: Stats {
+            expanded: look.expanded + found.expanded,
+            best_score: found.best_score.max(look.best_score),
+            elapsed: began.elapsed(),
+            ..look.clone()
+        },
+    };
+    Some(match limits.length {
+        Length::Shortened => super::shorten::after(deal, root, limits, report),
+        _ => report,
+    })
+}
+
+/// How long nested rollouts look for a win before the search over
+/// components when the search has no timeout: long enough for most wins
+/// (of the 18 of the tail's 64 they won within 20 s, 15 took at most 10
+/// s, 13 at most 5), short enough that a lost deal the first look and the
+/// triple test leave does not wait long for its proof.
+const ROLLOUTS_ALONE: Duration = Duration::from_secs(10);
+
+/// Positions of the usual search's first look, a fraction of a second:
+/// enough to decide most deals at once (a won one in milliseconds, a
+/// small lost one by its proof), and no more, since what it leaves goes to
+/// the nested rollouts, which win most of the deals a longer look would
+/// (2 276 of the 99 626 deals of 1..100000 won forced go past 200 000
+/// positions, bd.192 past 651 000; of 1..100000 at 10 s, 3 deals the 3 M
+/// look won are left undecided, and 32 it left are won). Measured on `survey bd SEEDS --foundation both
+/// --components --fast --timeout 10 --jobs 2` (docs/hard-deals.md,
+/// twenty-first session): with the rollouts, a look of 200 000 leaves 5 of
+/// 1..10000 undecided in 145.6 s and 43 of the tail's 64, where one of
+/// 3 M, 2 to 6 s on a hard deal, leaves 6 in 176.1 s and 46.
+const FIRST_LOOK: u64 = 200_000;
 
 /// What [`search`] ends with: the usual report, and why no verdict was
 /// reached when a component failed its check.

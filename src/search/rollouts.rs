@@ -1,0 +1,387 @@
+//! Nested rollouts: a finder of wins for the deals the exhaustive searches
+//! leave, Baker's Dozen's tail. It proves nothing; it finds wins where
+//! they are rare and deep.
+//!
+//! A *rollout* plays one game from a position to its end: each step picks
+//! a child at random, the better children likelier (a softmax over
+//! [`value`]), never one it has met on this walk nor one the cheap
+//! lost-position tests condemn, until the game is won or no child is left.
+//! A *nested rollout* (level 1) walks from the start too, but chooses each
+//! step by a rollout from every child, and follows the best walk found so
+//! far (the best position any rollout reached, and the moves to it), not
+//! only the best child's: what the level above remembers cannot be lost
+//! to an unlucky draw below. When a step can improve on none of that best,
+//! the walk ends and another begins, with other draws.
+//!
+//! Why: Bjarnason, Fern and Tadepalli (2009) found most of Klondike's wins
+//! this way, and Cazenave's nested Monte-Carlo search (2009) is the same
+//! scheme; a game whose wins lie behind long, narrow sequences (dig a
+//! card out, park each card above it on a host of the rank above, in the
+//! right order) rewards looking to the end of many games before choosing
+//! a move, where a search that stores positions spends its memory on the
+//! wide, lost ones. Measured (docs/hard-deals.md, twenty-first session):
+//! of the 64 deals of 1..100000 both exhaustive searches left undecided at
+//! 10 s, 18 are won by nested rollouts within 20 s under forced rules,
+//! 13 of them within 5 s; the search over components with its dives won 3
+//! to 7 of them in 20 s.
+//!
+//! Each walk is a function of its random draws: a run with the same seed
+//! and the same number of walks finds the same solution.
+
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use rustc_hash::FxHashSet;
+
+use super::{Progress, Stats};
+use crate::state::{Key, Move, State};
+
+/// A position's worth to a walk: cards up first, then fewer cards in the
+/// way (each a move or more before the position is won). The weights
+/// say how much each kind of card in the way costs, against a card up
+/// at 1000: one lying on a suit's next card (it blocks the foundation
+/// now) most, one above a lower card of its own suit (it must move before
+/// that card can go up) next, one beneath its column's built run least.
+fn value(state: &State) -> i64 {
+    let features = state.features();
+    i64::from(state.score()) * 1000
+        - i64::from(features.next_blockers) * 30
+        - i64::from(features.own_inversions) * 20
+        - i64::from(features.under_runs) * 5
+}
+
+/// How far a walk's random choice follows [`value`]: a child worth this
+/// much less than the best is `e` times less likely. Measured on the
+/// tail's 64: 50 won 18 in 20 s, where 150 (nearer to uniform) won 1 of
+/// the other 46 in 10 s.
+const TEMPERATURE: f64 = 50.0;
+
+/// The longest a rollout walks: Baker's Dozen's solutions found this way
+/// are 20 to 400 moves long.
+const WALK_MOST: usize = 800;
+
+/// What [`find_win`] ends with.
+pub(crate) struct Found {
+    /// A solution from the root, as its positions play it, if any walk won.
+    pub moves: Option<Vec<Move>>,
+    /// Positions expanded (children generated) by all threads.
+    pub expanded: u64,
+    /// Most cards up in any position a walk reached.
+    pub best_score: u8,
+}
+
+/// Nested rollouts from `root` on `jobs` threads (each with its own draws,
+/// from `seed`), until one wins or `stopped` says so. `progress` hears of
+/// the figures about once a second.
+pub(crate) fn find_win(
+    root: &State,
+    seed: u64,
+    jobs: usize,
+    stopped: &(dyn Fn() -> bool + Sync),
+    progress: Option<Progress>,
+) -> Found {
+    let shared = Shared {
+        won: AtomicBool::new(false),
+        expanded: AtomicU64::new(0),
+        best: AtomicU8::new(root.score()),
+        stopped,
+    };
+    let found = std::thread::scope(|scope| {
+        let others: Vec<_> = (1..jobs.max(1) as u64)
+            .map(|thread| {
+                let shared = &shared;
+                scope.spawn(move || Walker::new(shared, seed, thread).search(root, None))
+            })
+            .collect();
+        let mut found = Walker::new(&shared, seed, 0).search(root, progress);
+        for other in others {
+            let moves = other.join().expect("a rollout thread panicked");
+            found = found.or(moves);
+        }
+        found
+    });
+    Found {
+        moves: found,
+        expanded: shared.expanded.load(Relaxed),
+        best_score: shared.best.load(Relaxed),
+    }
+}
+
+/// What the threads share: whether one has won, and the figures.
+struct Shared<'a> {
+    won: AtomicBool,
+    expanded: AtomicU64,
+    best: AtomicU8,
+    stopped: &'a (dyn Fn() -> bool + Sync),
+}
+
+/// One thread's walks.
+struct Walker<'a> {
+    shared: &'a Shared<'a>,
+    /// xorshift64: plain, fast, and a seed gives the same walks.
+    rng: u64,
+    /// Positions on the nested walk's path, which no rollout re-enters.
+    path: FxHashSet<Key>,
+    /// Positions of the rollout under way.
+    seen: FxHashSet<Key>,
+    /// Children of the nested walk's position.
+    top: Vec<(Move, State)>,
+    /// Children of the rollout's position.
+    kids: Vec<(Move, State)>,
+    weights: Vec<f64>,
+    expanded: u64,
+    stop: bool,
+}
+
+/// A rollout's end: the value of the best position it reached and the
+/// moves to it, or the moves to a win.
+struct Walk {
+    value: i64,
+    moves: Vec<Move>,
+    won: bool,
+}
+
+impl<'a> Walker<'a> {
+    fn new(shared: &'a Shared<'a>, seed: u64, thread: u64) -> Walker<'a> {
+        // splitmix64 of the seed and thread: distinct, nonzero streams.
+        let mut z = seed ^ thread.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        Walker {
+            shared,
+            rng: (z ^ (z >> 31)) | 1,
+            path: FxHashSet::default(),
+            seen: FxHashSet::default(),
+            top: Vec::new(),
+            kids: Vec::new(),
+            weights: Vec::new(),
+            expanded: 0,
+            stop: false,
+        }
+    }
+
+    /// Nested walks one after another until one wins or the search stops.
+    fn search(mut self, root: &State, mut progress: Option<Progress>) -> Option<Vec<Move>> {
+        let mut shown = Instant::now();
+        let began = shown;
+        while !self.stopping() {
+            if let Some(moves) = self.nested(root) {
+                self.shared.won.store(true, Relaxed);
+                self.flush();
+                return Some(moves);
+            }
+            if let Some(progress) = progress.as_mut()
+                && shown.elapsed() >= Duration::from_secs(1)
+            {
+                shown = Instant::now();
+                self.flush();
+                progress(&Stats {
+                    expanded: self.shared.expanded.load(Relaxed),
+                    best_score: self.shared.best.load(Relaxed),
+                    elapsed: began.elapsed(),
+                    ..Stats::default()
+                });
+            }
+        }
+        self.flush();
+        None
+    }
+
+    fn flush(&mut self) {
+        self.shared.expanded.fetch_add(self.expanded, Relaxed);
+        self.expanded = 0;
+    }
+
+    /// Whether to stop: asked once a rollout, a few times a millisecond.
+    fn stopping(&mut self) -> bool {
+        self.stop = self.stop || self.shared.won.load(Relaxed) || (self.shared.stopped)();
+        self.stop
+    }
+
+    /// One nested walk from `root`: its solution if it wins.
+    fn nested(&mut self, root: &State) -> Option<Vec<Move>> {
+        self.path.clear();
+        let mut at = root.clone();
+        let mut played: Vec<Move> = Vec::new();
+        let mut best = (value(root), Vec::new());
+        loop {
+            if at.is_won() {
+                return Some(played);
+            }
+            self.path.insert(at.key());
+            let mut top = std::mem::take(&mut self.top);
+            self.children(&at, &mut top, false);
+            let mut won = None;
+            for (mv, child) in &top {
+                if self.stopping() {
+                    break;
+                }
+                let walk = self.rollout(child);
+                if walk.won || walk.value > best.0 {
+                    let mut moves = played.clone();
+                    moves.push(*mv);
+                    moves.extend(walk.moves);
+                    if walk.won {
+                        won = Some(moves);
+                        break;
+                    }
+                    best = (walk.value, moves);
+                }
+            }
+            self.top = top;
+            if won.is_some() || self.stop {
+                return won;
+            }
+            // The walk goes on only toward the best position known.
+            let &next = best.1.get(played.len())?;
+            at.apply(next);
+            played.push(next);
+        }
+    }
+
+    /// A rollout from `start`, avoiding the nested walk's path.
+    fn rollout(&mut self, start: &State) -> Walk {
+        self.seen.clear();
+        let mut at = start.clone();
+        let mut moves = Vec::new();
+        let mut best = (value(&at), 0);
+        let mut kids = std::mem::take(&mut self.kids);
+        while moves.len() < WALK_MOST && !at.is_won() {
+            self.seen.insert(at.key());
+            self.children(&at, &mut kids, true);
+            if kids.is_empty() {
+                break;
+            }
+            let pick = self.pick(&kids);
+            let (mv, child) = kids.swap_remove(pick);
+            moves.push(mv);
+            at = child;
+            let worth = value(&at);
+            if worth > best.0 {
+                best = (worth, moves.len());
+            }
+        }
+        self.kids = kids;
+        self.shared.best.fetch_max(at.score(), Relaxed);
+        let won = at.is_won();
+        if !won {
+            moves.truncate(best.1);
+        }
+        Walk {
+            value: best.0,
+            moves,
+            won,
+        }
+    }
+
+    /// The children of `at` worth walking to: not on the path, not met on
+    /// this rollout (`in_rollout`), not lost by the cheap tests.
+    fn children(&mut self, at: &State, out: &mut Vec<(Move, State)>, in_rollout: bool) {
+        out.clear();
+        self.expanded += 1;
+        at.for_each_move(|mv| {
+            let mut child = at.clone();
+            child.apply(mv);
+            let key = child.key();
+            let met = self.path.contains(&key) || (in_rollout && self.seen.contains(&key));
+            if !met && (child.is_won() || !at.is_lost_after(mv, &child)) {
+                out.push((mv, child));
+            }
+        });
+    }
+
+    /// A child drawn at random, each as likely as `e` to the power of its
+    /// value over [`TEMPERATURE`].
+    fn pick(&mut self, kids: &[(Move, State)]) -> usize {
+        self.weights.clear();
+        self.weights
+            .extend(kids.iter().map(|(_, child)| value(child) as f64));
+        let most = self.weights.iter().copied().fold(f64::MIN, f64::max);
+        let mut total = 0.0;
+        for weight in &mut self.weights {
+            *weight = ((*weight - most) / TEMPERATURE).exp();
+            total += *weight;
+        }
+        let mut draw = self.unit() * total;
+        for (i, weight) in self.weights.iter().enumerate() {
+            if draw < *weight {
+                return i;
+            }
+            draw -= weight;
+        }
+        kids.len() - 1
+    }
+
+    /// A number drawn in [0, 1).
+    fn unit(&mut self) -> f64 {
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        (self.rng >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::{self, Verdict};
+    use crate::deal::Deal;
+    use crate::foundation::Foundation;
+    use crate::state::written_out;
+
+    fn deal(name: &str, foundation: Foundation) -> Deal {
+        Deal::new(name.parse().expect("a deal")).with_foundation(foundation)
+    }
+
+    /// Nested rollouts of `deal` for at most `walks` nested walks.
+    fn find(deal: &Deal, walks: u64, jobs: usize) -> Found {
+        let root = State::new(deal);
+        let asked = AtomicU64::new(0);
+        let stopped = || asked.fetch_add(1, Relaxed) >= walks * 1000;
+        find_win(&root, 7, jobs, &stopped, None)
+    }
+
+    #[test]
+    fn wins_replay_as_files_under_both_rules() {
+        for foundation in [Foundation::Forced, Foundation::Free] {
+            for seed in 1..=6 {
+                let deal = deal(&format!("bd.{seed}"), foundation);
+                let found = find(&deal, 50, 1);
+                let moves = found.moves.expect("an easy deal won");
+                let file = written_out(&deal, &moves);
+                assert!(
+                    matches!(check::replay_moves(&deal, &file), Verdict::Won { .. }),
+                    "bd.{seed} {foundation:?}"
+                );
+                assert!(found.expanded > 0);
+            }
+        }
+    }
+
+    #[test]
+    fn the_same_seed_finds_the_same_solution() {
+        let deal = deal("bd.10", Foundation::Forced);
+        let first = find(&deal, 50, 1).moves;
+        assert!(first.is_some());
+        assert_eq!(first, find(&deal, 50, 1).moves);
+    }
+
+    #[test]
+    fn a_lost_deal_finds_nothing_and_stops() {
+        // bd.4300: no play wins (the triple test, docs/hard-deals.md).
+        let deal = deal("bd.4300", Foundation::Forced);
+        let found = find(&deal, 3, 2);
+        assert!(found.moves.is_none());
+        assert!(found.best_score < 52);
+    }
+
+    #[test]
+    fn a_freecell_deal_is_won_too() {
+        let deal = deal("FreeCell.1", Foundation::Forced);
+        let moves = find(&deal, 50, 1).moves.expect("won");
+        assert!(matches!(
+            check::replay_moves(&deal, &moves),
+            Verdict::Won { .. }
+        ));
+    }
+}
