@@ -87,6 +87,13 @@ pub(super) struct RawArgs {
     #[arg(long, help_heading = LIMITS)]
     pub no_pairs: bool,
 
+    /// Baker's Dozen: leave out the nested rollouts, games played to the
+    /// end that look for a win for half the time (10 s without --timeout)
+    /// once a search is about to be long; they prove nothing, so a deal
+    /// expected lost gets its proof sooner without them
+    #[arg(long, help_heading = LIMITS)]
+    pub no_rollouts: bool,
+
     /// With --components: list every component's positions to find its
     /// moves out, instead of finding them from one position (slower; each
     /// listing checks the component's name, which confirms a proof found

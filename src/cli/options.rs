@@ -227,6 +227,7 @@ fn no_limits(raw: &RawArgs, why: &str) -> Result<(), UsageError> {
         ("--spill-max", "a search option", raw.spill_max.is_some()),
         ("--components", "a search option", raw.components),
         ("--no-pairs", "a search option", raw.no_pairs),
+        ("--no-rollouts", "a search option", raw.no_rollouts),
     ];
     match given.iter().find(|(.., present)| *present) {
         Some((option, what, _)) => Err(UsageError(format!("'{option}' is {what}: it {why}"))),
@@ -250,6 +251,7 @@ fn limits(raw: &RawArgs) -> Result<Limits, UsageError> {
         },
         length: length(raw)?,
         pairs: !raw.no_pairs,
+        rollouts: !raw.no_rollouts,
         ..default
     })
 }

@@ -142,6 +142,10 @@ pub struct Limits {
     /// Prune with the pair test ([`crate::state::Pairs`]): on by default;
     /// off (`--no-pairs`) to confirm a proof without it.
     pub pairs: bool,
+    /// In Baker's Dozen, give nested rollouts (`rollouts.rs`) half the
+    /// time once the search is about to be long: on by default; off for
+    /// `--components`' first look, after which they run anyway.
+    pub rollouts: bool,
 }
 
 /// How short a solution [`search`] looks for.
@@ -206,6 +210,7 @@ impl Default for Limits {
             prover_alone: false,
             forced_searched: false,
             pairs: true,
+            rollouts: true,
         }
     }
 }

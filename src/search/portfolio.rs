@@ -31,9 +31,9 @@ use std::time::{Duration, Instant};
 use super::prover::Prover;
 use super::schedule::{Planned, Schedule};
 use super::turns::{add_finished, attempt_limits, so_far, verdict};
-use super::{Limits, Outcome, Progress, Report, Stats, attempt, fast, parallel};
+use super::{Limits, Outcome, Progress, Report, Stats, attempt, fast, parallel, rollouts};
 use crate::deal::Deal;
-use crate::state::State;
+use crate::state::{Move, State};
 
 /// Searches the deal with the portfolio's attempts until one decides it
 /// or a limit of the user's stops the search: one attempt after another,
@@ -87,6 +87,9 @@ pub(super) fn run(
             return report;
         }
         triples_asked = true;
+        if let Some(moves) = search.roll(deal, root, limits) {
+            return search.report(Outcome::Solved(moves));
+        }
         let mut threads = parallel::Threads {
             schedule,
             finished: search.total.clone(),
@@ -109,12 +112,16 @@ pub(super) fn run(
             if let Some(report) = super::lost_by_triples(root, limits, start) {
                 return report;
             }
+            if let Some(moves) = search.roll(deal, root, limits) {
+                return search.report(Outcome::Solved(moves));
+            }
         }
     }
     unreachable!("the schedule ends with an attempt that decides")
 }
 
-/// Positions the attempts expand before the triple test is asked.
+/// Positions the attempts expand before the triple test is asked, and,
+/// in Baker's Dozen, nested rollouts are given their share.
 const TRIPLES_AFTER: u64 = 500_000;
 
 /// A search under way: the figures of the attempts so far, and where its
@@ -172,6 +179,37 @@ impl<'a> Portfolio<'_, '_, 'a> {
         add_finished(&mut self.total, &report.stats);
         self.total.elapsed = self.start.elapsed();
         report
+    }
+
+    /// Nested rollouts (`rollouts.rs`) for half the time left, in
+    /// Baker's Dozen, where the search is about to be long (the triple
+    /// test asked and passed): their solution, if they win. Why: on the
+    /// tail's deals they win within seconds what the attempts, which
+    /// store every position, leave undecided at the limit
+    /// (docs/hard-deals.md, twenty-first session).
+    fn roll(&mut self, deal: &Deal, root: &State, limits: &Limits) -> Option<Vec<Move>> {
+        if !rollouts::apply(root, limits) || limits.cancelled() {
+            return None;
+        }
+        let seed = u64::from(deal.id.seed);
+        let (start, total) = (self.start, &self.total);
+        let found = match self.progress.as_mut() {
+            Some(show) => {
+                let mut forward = |rolled: &Stats| {
+                    let mut so_far = total.clone();
+                    so_far.expanded += rolled.expanded;
+                    so_far.best_score = so_far.best_score.max(rolled.best_score);
+                    so_far.elapsed = start.elapsed();
+                    show(&so_far);
+                };
+                rollouts::for_half_the_time(root, seed, limits, start, Some(&mut forward))
+            }
+            None => rollouts::for_half_the_time(root, seed, limits, start, None),
+        };
+        self.total.expanded += found.expanded;
+        self.total.best_score = self.total.best_score.max(found.best_score);
+        self.total.elapsed = self.start.elapsed();
+        found.moves
     }
 
     fn report(self, outcome: Outcome) -> Report {

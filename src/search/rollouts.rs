@@ -25,6 +25,12 @@
 //! 13 of them within 5 s; the search over components with its dives won 3
 //! to 7 of them in 20 s.
 //!
+//! Where: in Baker's Dozen under forced or free rules, once a search is
+//! about to be long, for half the time it has left ([`for_half_the_time`]):
+//! `--components` after its first look, the usual search when its
+//! attempts have expanded 500 000 positions or before its threads start;
+//! `--no-rollouts` leaves them out.
+//!
 //! Each walk is a function of its random draws: a run with the same seed
 //! and the same number of walks finds the same solution.
 
@@ -33,7 +39,8 @@ use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashSet;
 
-use super::{Progress, Stats};
+use super::{Length, Limits, Progress, Stats};
+use crate::rules::Build;
 use crate::state::{Key, Move, State};
 
 /// A position's worth to a walk: cards up first, then fewer cards in the
@@ -59,6 +66,43 @@ const TEMPERATURE: f64 = 50.0;
 /// The longest a rollout walks: Baker's Dozen's solutions found this way
 /// are 20 to 400 moves long.
 const WALK_MOST: usize = 800;
+
+/// How long rollouts look for a win when the search has no timeout: long
+/// enough for most wins (of the 18 of the tail's 64 they won within 20 s,
+/// 15 took at most 10 s, 13 at most 5), short enough that a lost deal
+/// does not wait long for its proof.
+const ALONE: Duration = Duration::from_secs(10);
+
+/// Whether a search of `root` gives rollouts their share: Baker's Dozen
+/// (building regardless of suit, where the tail is) under forced or free
+/// rules, unless `limits` leave them out or ask only for a proof
+/// (`prover_alone`) or for the shortest solution.
+pub(crate) fn apply(root: &State, limits: &Limits) -> bool {
+    limits.rollouts
+        && root.rules().build == Build::AnySuit
+        && !root.returns()
+        && !limits.prover_alone
+        && limits.length != Length::Optimal
+}
+
+/// Nested rollouts as one phase of a search that began at `began`: for
+/// half the time `limits` leave (the other half stays for the proof), or
+/// [`ALONE`] without a timeout, the walks drawn from `seed` (the deal's).
+pub(crate) fn for_half_the_time(
+    root: &State,
+    seed: u64,
+    limits: &Limits,
+    began: Instant,
+    progress: Option<Progress>,
+) -> Found {
+    let budget = match limits.timeout {
+        Some(timeout) => timeout.saturating_sub(began.elapsed()) / 2,
+        None => ALONE,
+    };
+    let until = Instant::now() + budget;
+    let stopped = || Instant::now() >= until || limits.cancelled();
+    find_win(root, seed, limits.jobs, &stopped, progress)
+}
 
 /// What [`find_win`] ends with.
 pub(crate) struct Found {
@@ -87,10 +131,16 @@ pub(crate) fn find_win(
         stopped,
     };
     let found = std::thread::scope(|scope| {
+        // A thread that cannot be started (no memory left for its stack)
+        // is done without: the caller's thread walks anyway.
         let others: Vec<_> = (1..jobs.max(1) as u64)
-            .map(|thread| {
+            .filter_map(|thread| {
                 let shared = &shared;
-                scope.spawn(move || Walker::new(shared, seed, thread).search(root, None))
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, move || {
+                        Walker::new(shared, seed, thread).search(root, None)
+                    })
+                    .ok()
             })
             .collect();
         let mut found = Walker::new(&shared, seed, 0).search(root, progress);

@@ -53,6 +53,7 @@ pub(super) fn attempt_limits(
         prover_alone: false,
         forced_searched: limits.forced_searched,
         pairs: limits.pairs,
+        rollouts: limits.rollouts,
     }
 }
 

@@ -76,7 +76,7 @@ files, 130 interrupted.";
 #[command(group = clap::ArgGroup::new("surveying").multiple(true).args([
     "games", "seeds", "random", "rng_seed", "jobs", "timeout", "max_states", "fast",
     "optimal", "out", "resume", "solutions", "foundation", "rules", "shard", "components",
-    "no_pairs",
+    "no_pairs", "no_rollouts",
 ]))]
 struct Cli {
     /// Games: fc,st,mo,bd (names or aliases) or all
@@ -161,6 +161,12 @@ struct Cli {
     /// --no-pairs), to confirm their proofs without them
     #[arg(long)]
     no_pairs: bool,
+
+    /// Baker's Dozen: leave out the nested rollouts (as -search
+    /// --no-rollouts): a survey of deals expected lost spends its time on
+    /// proofs
+    #[arg(long)]
+    no_rollouts: bool,
 
     /// Summarize survey files (shards merge) instead of surveying
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "surveying")]
@@ -304,6 +310,8 @@ pub struct Plan {
     pub components: bool,
     /// The pair test left out (`--no-pairs`).
     pub no_pairs: bool,
+    /// The nested rollouts left out (`--no-rollouts`).
+    pub no_rollouts: bool,
     /// The arguments after `survey`, to print the command that resumes.
     pub words: Vec<String>,
 }
@@ -435,6 +443,7 @@ fn check(cli: Cli, words: Vec<String>) -> Result<Command, String> {
         under,
         components: cli.components,
         no_pairs: cli.no_pairs,
+        no_rollouts: cli.no_rollouts,
         words,
     }))
 }

@@ -129,6 +129,7 @@ fn survey(plan: &Plan) -> Result<u8, String> {
             cancel: Some(interrupted.clone()),
             length: plan.length,
             pairs: !plan.no_pairs,
+            rollouts: !plan.no_rollouts,
             ..Limits::default()
         },
         solutions: plan.solutions.as_deref(),

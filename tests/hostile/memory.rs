@@ -9,6 +9,8 @@ use crate::{arg, assert_empty};
 /// Baker's Dozen 1797 needs millions of positions: a few megabytes above
 /// what the program needs to start run out within its first rounds, on
 /// one thread or on several (or on none started: the caller's alone).
+/// Without the nested rollouts, which hold next to no memory and can win
+/// it there (the next test).
 #[test]
 fn running_out_of_memory_is_echec_never_an_abort() {
     let start = least_memory_to_start();
@@ -25,6 +27,7 @@ fn running_out_of_memory_is_echec_never_an_abort() {
                 arg(dir.path()),
                 "--jobs",
                 jobs,
+                "--no-rollouts",
             ],
         );
         assert_eq!(
@@ -37,6 +40,34 @@ fn running_out_of_memory_is_echec_never_an_abort() {
                 .ends_with("gave up, out of memory; nothing written"),
             "{r:?}"
         );
+        assert_empty(dir.path());
+    }
+}
+
+/// With the nested rollouts, the same tight memory: the search may win
+/// (the rollouts before the threads hold next to nothing, and the
+/// solution's shortening stops where its memory runs out instead of
+/// aborting), or give up out of memory, but never abort, and a file
+/// written is whole and replays.
+#[test]
+fn a_win_with_little_memory_left_is_written_whole() {
+    let start = least_memory_to_start();
+    let dir = TempDir::new("oom-won");
+    let out = dir.join("bd1797.sol");
+    for (headroom_mb, jobs) in [(2, "1"), (2, "2"), (5, "2"), (15, "2")] {
+        let r = run_limited(
+            start + headroom_mb * 1024,
+            ["bd.1797", "-search", arg(&out), "--jobs", jobs],
+        );
+        match r.verdict() {
+            ("SUCCES", 0) => {
+                let check = crate::common::run(["bd.1797", "-check", arg(&out)]);
+                assert_eq!(check.verdict(), ("SUCCES", 0), "{check:?}");
+                std::fs::remove_file(&out).unwrap();
+            }
+            ("ECHEC", 1) => assert!(r.reason().contains("out of memory"), "{r:?}"),
+            _ => panic!("{headroom_mb} MB, --jobs {jobs}: {r:?}"),
+        }
         assert_empty(dir.path());
     }
 }

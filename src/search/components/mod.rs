@@ -93,14 +93,14 @@ mod workers;
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rustc_hash::FxHashSet;
 
 pub(crate) use class::{Class, is_host_move, marked};
 pub use workers::search;
 
-use super::{Length, Limits, Outcome, Progress, Report, Stats};
+use super::{Length, Limits, Outcome, Progress, Report, Stats, rollouts};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
 use crate::rules::Build;
@@ -180,6 +180,7 @@ pub fn search_after_first_look(
     let look = Limits {
         max_states: FIRST_LOOK.min(limits.max_states),
         jobs: 1,
+        rollouts: false,
         ..limits.clone()
     };
     let began = Instant::now();
@@ -229,12 +230,9 @@ pub fn search_after_first_look(
 }
 
 /// Nested rollouts from `root` (`search/rollouts.rs`) for half the time
-/// `limits` leave after `began`, or [`ROLLOUTS_ALONE`] without a timeout:
-/// the report of their win (the first look's figures, `look`, with the
-/// rollouts' positions expanded and time added), shortened as the usual
-/// search's are, if they win. Not for a search asked to prove
-/// (`prover_alone`) or to find the shortest solution: rollouts find some
-/// solution, and prove nothing.
+/// `limits` leave after `began`: the report of their win (the first
+/// look's figures, `look`, with the rollouts' positions expanded and time
+/// added), shortened as the usual search's are, if they win.
 ///
 /// Why before the search over components: that search is depth-first
 /// and finds wins late, and its dives win fewer of the tail's deals
@@ -249,17 +247,11 @@ fn rolled_out(
     began: Instant,
     progress: Option<Progress>,
 ) -> Option<Report> {
-    if limits.prover_alone || limits.length == Length::Optimal || limits.cancelled() {
+    if !rollouts::apply(root, limits) || limits.cancelled() {
         return None;
     }
-    let budget = match limits.timeout {
-        Some(timeout) => timeout.saturating_sub(began.elapsed()) / 2,
-        None => ROLLOUTS_ALONE,
-    };
-    let until = Instant::now() + budget;
-    let stopped = || Instant::now() >= until || limits.cancelled();
     let seed = u64::from(deal.id.seed);
-    let found = super::rollouts::find_win(root, seed, limits.jobs, &stopped, progress);
+    let found = rollouts::for_half_the_time(root, seed, limits, began, progress);
     let report = Report {
         outcome: Outcome::Solved(found.moves?),
         stats: Stats {
@@ -274,13 +266,6 @@ fn rolled_out(
         _ => report,
     })
 }
-
-/// How long nested rollouts look for a win before the search over
-/// components when the search has no timeout: long enough for most wins
-/// (of the 18 of the tail's 64 they won within 20 s, 15 took at most 10
-/// s, 13 at most 5), short enough that a lost deal the first look and the
-/// triple test leave does not wait long for its proof.
-const ROLLOUTS_ALONE: Duration = Duration::from_secs(10);
 
 /// Positions of the usual search's first look, a fraction of a second:
 /// enough to decide most deals at once (a won one in milliseconds, a

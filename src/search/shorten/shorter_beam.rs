@@ -87,7 +87,9 @@ pub(super) fn solve(
         if depth >= beam.best_length || budget.exhausted() {
             break;
         }
-        beam.rank_children(&layer, known.len(), budget);
+        if !beam.rank_children(&layer, known.len(), budget) {
+            break;
+        }
         let mut kept = beam.keep(&layer, width);
         let on_path = &known_states[depth];
         seed = match kept.iter().position(|s| s == on_path) {
@@ -135,7 +137,12 @@ struct Beam {
 impl Beam {
     /// Ranks every child of `layer` not kept before, once each, and notes
     /// a shorter solution where one joins the known one (`known` moves).
-    fn rank_children(&mut self, layer: &[State], known: usize, budget: &mut Budget) {
+    /// False when the memory for them ran out: room for each position's
+    /// children is asked for before they come, so that a search that won
+    /// with little memory left (nested rollouts hold next to none) keeps
+    /// the solution it has rather than abort.
+    #[must_use]
+    fn rank_children(&mut self, layer: &[State], known: usize, budget: &mut Budget) -> bool {
         let depth = self.layers.len() + 1;
         self.next.clear();
         let mut moves = Vec::new();
@@ -144,6 +151,11 @@ impl Beam {
             let facts = state.column_facts();
             moves.clear();
             state.for_each_move(|mv| moves.push(mv));
+            if self.marks.try_reserve(moves.len()).is_err()
+                || self.next.try_reserve(moves.len()).is_err()
+            {
+                return false;
+            }
             for &mv in &moves {
                 let mut child = state.clone();
                 child.apply(mv);
@@ -169,6 +181,7 @@ impl Beam {
                 });
             }
         }
+        true
     }
 
     /// Keeps the best `width` children that are not lost, best first: the
