@@ -13,9 +13,9 @@
 //! to an unlucky draw below. When a step can improve on none of that best,
 //! the walk ends and another begins, with other draws.
 //!
-//! Why: Bjarnason, Fern and Tadepalli (2009) found most of Klondike's wins
-//! this way, and Cazenave's nested Monte-Carlo search (2009) is the same
-//! scheme; a game whose wins lie behind long, narrow sequences (dig a
+//! Why: Bjarnason, Fern and Tadepalli (2009) used nested rollouts to find
+//! Klondike's wins, and Cazenave's nested Monte-Carlo search (2009) is the
+//! same scheme; a game whose wins lie behind long, narrow sequences (dig a
 //! card out, park each card above it on a host of the rank above, in the
 //! right order) rewards looking to the end of many games before choosing
 //! a move, where a search that stores positions spends its memory on the
