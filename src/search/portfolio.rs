@@ -188,10 +188,6 @@ impl<'a> Portfolio<'_, '_, 'a> {
     /// store every position, leave undecided at the limit
     /// (docs/hard-deals.md, twenty-first session).
     fn roll(&mut self, deal: &Deal, root: &State, limits: &Limits) -> Option<Vec<Move>> {
-        if !rollouts::apply(root, limits) || limits.cancelled() {
-            return None;
-        }
-        let seed = u64::from(deal.id.seed);
         let (start, total) = (self.start, &self.total);
         let found = match self.progress.as_mut() {
             Some(show) => {
@@ -202,10 +198,10 @@ impl<'a> Portfolio<'_, '_, 'a> {
                     so_far.elapsed = start.elapsed();
                     show(&so_far);
                 };
-                rollouts::for_half_the_time(root, seed, limits, start, Some(&mut forward))
+                rollouts::for_half_the_time(deal, root, limits, start, Some(&mut forward))
             }
-            None => rollouts::for_half_the_time(root, seed, limits, start, None),
-        };
+            None => rollouts::for_half_the_time(deal, root, limits, start, None),
+        }?;
         self.total.expanded += found.expanded;
         self.total.best_score = self.total.best_score.max(found.best_score);
         self.total.elapsed = self.start.elapsed();

@@ -40,6 +40,7 @@ use std::time::{Duration, Instant};
 use rustc_hash::FxHashSet;
 
 use super::{Length, Limits, Progress, Stats};
+use crate::deal::Deal;
 use crate::rules::Build;
 use crate::state::{Key, Move, State};
 
@@ -75,33 +76,40 @@ const ALONE: Duration = Duration::from_secs(10);
 
 /// Whether a search of `root` gives rollouts their share: Baker's Dozen
 /// (building regardless of suit, where the tail is) under forced or free
-/// rules, unless `limits` leave them out or ask only for a proof
-/// (`prover_alone`) or for the shortest solution.
-pub(crate) fn apply(root: &State, limits: &Limits) -> bool {
+/// rules, unless `limits` leave them out, ask only for a proof
+/// (`prover_alone`) or for the shortest solution, or were cancelled.
+fn apply(root: &State, limits: &Limits) -> bool {
     limits.rollouts
         && root.rules().build == Build::AnySuit
         && !root.returns()
         && !limits.prover_alone
         && limits.length != Length::Optimal
+        && !limits.cancelled()
 }
 
-/// Nested rollouts as one phase of a search that began at `began`: for
-/// half the time `limits` leave (the other half stays for the proof), or
-/// [`ALONE`] without a timeout, the walks drawn from `seed` (the deal's).
+/// Nested rollouts from `root`, a position of `deal`, as one phase of a
+/// search that began at `began`: for half the time `limits` leave (the
+/// other half stays for the proof), or [`ALONE`] without a timeout, the
+/// walks drawn from the deal's seed. `None` where the search gives them
+/// no share ([`apply`]).
 pub(crate) fn for_half_the_time(
+    deal: &Deal,
     root: &State,
-    seed: u64,
     limits: &Limits,
     began: Instant,
     progress: Option<Progress>,
-) -> Found {
+) -> Option<Found> {
+    if !apply(root, limits) {
+        return None;
+    }
     let budget = match limits.timeout {
         Some(timeout) => timeout.saturating_sub(began.elapsed()) / 2,
         None => ALONE,
     };
     let until = Instant::now() + budget;
     let stopped = || Instant::now() >= until || limits.cancelled();
-    find_win(root, seed, limits.jobs, &stopped, progress)
+    let seed = u64::from(deal.id.seed);
+    Some(find_win(root, seed, limits.jobs, &stopped, progress))
 }
 
 /// What [`find_win`] ends with.
@@ -117,7 +125,7 @@ pub(crate) struct Found {
 /// Nested rollouts from `root` on `jobs` threads (each with its own draws,
 /// from `seed`), until one wins or `stopped` says so. `progress` hears of
 /// the figures about once a second.
-pub(crate) fn find_win(
+fn find_win(
     root: &State,
     seed: u64,
     jobs: usize,
@@ -178,6 +186,8 @@ struct Walker<'a> {
     top: Vec<(Move, State)>,
     /// Children of the rollout's position.
     kids: Vec<(Move, State)>,
+    /// The children's values and their weights in [`Walker::pick`].
+    values: Vec<i64>,
     weights: Vec<f64>,
     expanded: u64,
     stop: bool,
@@ -204,6 +214,7 @@ impl<'a> Walker<'a> {
             seen: FxHashSet::default(),
             top: Vec::new(),
             kids: Vec::new(),
+            values: Vec::new(),
             weights: Vec::new(),
             expanded: 0,
             stop: false,
@@ -302,11 +313,10 @@ impl<'a> Walker<'a> {
             if kids.is_empty() {
                 break;
             }
-            let pick = self.pick(&kids);
+            let (pick, worth) = self.pick(&kids);
             let (mv, child) = kids.swap_remove(pick);
             moves.push(mv);
             at = child;
-            let worth = value(&at);
             if worth > best.0 {
                 best = (worth, moves.len());
             }
@@ -341,25 +351,29 @@ impl<'a> Walker<'a> {
     }
 
     /// A child drawn at random, each as likely as `e` to the power of its
-    /// value over [`TEMPERATURE`].
-    fn pick(&mut self, kids: &[(Move, State)]) -> usize {
+    /// value over [`TEMPERATURE`]: its place in `kids`, and its value.
+    fn pick(&mut self, kids: &[(Move, State)]) -> (usize, i64) {
+        self.values.clear();
+        self.values
+            .extend(kids.iter().map(|(_, child)| value(child)));
+        let most = self.values.iter().copied().max().unwrap_or(0);
         self.weights.clear();
-        self.weights
-            .extend(kids.iter().map(|(_, child)| value(child) as f64));
-        let most = self.weights.iter().copied().fold(f64::MIN, f64::max);
-        let mut total = 0.0;
-        for weight in &mut self.weights {
-            *weight = ((*weight - most) / TEMPERATURE).exp();
-            total += *weight;
-        }
+        self.weights.extend(
+            self.values
+                .iter()
+                .map(|&worth| ((worth - most) as f64 / TEMPERATURE).exp()),
+        );
+        let total: f64 = self.weights.iter().sum();
         let mut draw = self.unit() * total;
+        let mut at = kids.len() - 1;
         for (i, weight) in self.weights.iter().enumerate() {
             if draw < *weight {
-                return i;
+                at = i;
+                break;
             }
             draw -= weight;
         }
-        kids.len() - 1
+        (at, self.values[at])
     }
 
     /// A number drawn in [0, 1).

@@ -247,11 +247,7 @@ fn rolled_out(
     began: Instant,
     progress: Option<Progress>,
 ) -> Option<Report> {
-    if !rollouts::apply(root, limits) || limits.cancelled() {
-        return None;
-    }
-    let seed = u64::from(deal.id.seed);
-    let found = rollouts::for_half_the_time(root, seed, limits, began, progress);
+    let found = rollouts::for_half_the_time(deal, root, limits, began, progress)?;
     let report = Report {
         outcome: Outcome::Solved(found.moves?),
         stats: Stats {
@@ -273,11 +269,12 @@ fn rolled_out(
 /// the nested rollouts, which win most of the deals a longer look would
 /// (2 276 of the 99 626 deals of 1..100000 won forced go past 200 000
 /// positions, bd.192 past 651 000; of 1..100000 at 10 s, 3 deals the 3 M
-/// look won are left undecided, and 32 it left are won). Measured on `survey bd SEEDS --foundation both
-/// --components --fast --timeout 10 --jobs 2` (docs/hard-deals.md,
-/// twenty-first session): with the rollouts, a look of 200 000 leaves 5 of
-/// 1..10000 undecided in 145.6 s and 43 of the tail's 64, where one of
-/// 3 M, 2 to 6 s on a hard deal, leaves 6 in 176.1 s and 46.
+/// look won are left undecided, and 32 it left are won). Measured on
+/// `survey bd SEEDS --foundation both --components --fast --timeout 10
+/// --jobs 2` (docs/hard-deals.md, twenty-first session): with the
+/// rollouts, a look of 200 000 leaves 5 of 1..10000 undecided in 145.6 s
+/// and 43 of the tail's 64, where one of 3 M, 2 to 6 s on a hard deal,
+/// leaves 6 in 176.1 s and 46.
 const FIRST_LOOK: u64 = 200_000;
 
 /// What [`search`] ends with: the usual report, and why no verdict was
