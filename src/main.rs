@@ -8,7 +8,14 @@ use std::process::ExitCode;
 
 mod cli;
 
+/// Running out of memory is an outcome (`ECHEC`, "out of memory"), not an
+/// abort: see [`xpat_solver::memory::WithSpare`].
+#[global_allocator]
+static ALLOCATOR: xpat_solver::memory::WithSpare = xpat_solver::memory::WithSpare;
+
 fn main() -> ExitCode {
+    xpat_solver::memory::return_freed_memory();
+    xpat_solver::memory::install_spare();
     let mut args: Vec<_> = std::env::args_os().collect();
     if args.get(1).is_some_and(|a| a == "survey") {
         return ExitCode::from(xpat_solver::survey::main(args.split_off(2)));

@@ -1,6 +1,11 @@
 //! What this process asks of and learns from the operating system about its
 //! memory: the allocator setting that keeps one search's freed tables from
-//! staying resident under the next, and resident sizes for reports.
+//! staying resident under the next, resident sizes for reports, and the
+//! spare block that turns running out of memory into an outcome.
+
+mod spare;
+
+pub use spare::{WithSpare, install_spare, keep_spare, low, ran_out};
 
 /// Makes glibc give large freed blocks back to the system at once. By
 /// default it raises its threshold for that after each large free, so the

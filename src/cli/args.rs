@@ -88,7 +88,7 @@ pub(super) struct RawArgs {
     pub no_pairs: bool,
 
     /// Baker's Dozen: leave out the nested rollouts, games played to the
-    /// end that look for a win for half the time (10 s without --timeout)
+    /// end that look for a win for half the time (2 s without --timeout)
     /// once a search is about to be long; they prove nothing, so a deal
     /// expected lost gets its proof sooner without them
     #[arg(long, help_heading = LIMITS)]

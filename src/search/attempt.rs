@@ -123,7 +123,7 @@ const CANCEL_EVERY: u64 = 256;
 /// cards (any-suit building), an empty column, a register or the
 /// foundation, and at most 13 column tops and 4 registers hold a card that
 /// can move: 17 × 7 = 119.
-const MOST_MOVES: usize = 128;
+pub(super) const MOST_MOVES: usize = 128;
 
 /// A child of the position being expanded: the move, the position it
 /// leads to, and the hash of that position's key.
@@ -246,8 +246,13 @@ impl<'a, F: Frontier> Attempt<'a, F> {
     /// Ends the attempt with a solution, or when the time is up.
     fn expand(&mut self, index: u32, progress: &mut Option<Progress>) -> Option<Outcome> {
         self.stats.expanded += 1;
-        if self.stats.expanded.is_multiple_of(CANCEL_EVERY) && self.limits.cancelled() {
-            return Some(Outcome::GaveUp(Limit::Cancelled));
+        if self.stats.expanded.is_multiple_of(CANCEL_EVERY) {
+            if crate::memory::low() {
+                return Some(Outcome::GaveUp(Limit::Memory));
+            }
+            if self.limits.cancelled() {
+                return Some(Outcome::GaveUp(Limit::Cancelled));
+            }
         }
         if self.stats.expanded.is_multiple_of(CLOCK_EVERY)
             && let Some(limit) = self.look_at_the_clock(progress)

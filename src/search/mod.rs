@@ -186,9 +186,11 @@ impl Limits {
     }
 
     /// What stops a search that started at `start`, if anything does
-    /// now: the flag, or the time.
+    /// now: memory run out (`memory::low`), the flag, or the time.
     pub fn stop_now(&self, start: Instant) -> Option<Limit> {
-        if self.cancelled() {
+        if crate::memory::low() {
+            Some(Limit::Memory)
+        } else if self.cancelled() {
             Some(Limit::Cancelled)
         } else if self.timeout.is_some_and(|t| start.elapsed() >= t) {
             Some(Limit::Time)
@@ -473,6 +475,7 @@ pub(super) fn lost_by_triples(root: &State, limits: &Limits, began: Instant) -> 
 /// The search from `root`, its solution as the search's positions play it.
 fn run(deal: &Deal, root: &State, limits: &Limits, progress: Option<Progress>) -> Report {
     crate::memory::return_freed_memory();
+    crate::memory::keep_spare();
     if let Some(report) = lost_by_pairs(root, limits) {
         return report;
     }

@@ -175,6 +175,9 @@ impl Shared<'_, '_, '_, '_> {
                 Err(RecvTimeoutError::Disconnected) => return Outcome::GaveUp(Limit::Cancelled),
                 Err(RecvTimeoutError::Timeout) => {}
             }
+            if crate::memory::low() {
+                return Outcome::GaveUp(Limit::Memory);
+            }
             if self.limits.cancelled() {
                 return Outcome::GaveUp(Limit::Cancelled);
             }

@@ -39,6 +39,7 @@ use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashSet;
 
+use super::attempt::MOST_MOVES;
 use super::{Length, Limits, Progress, Stats};
 use crate::deal::Deal;
 use crate::rules::Build;
@@ -69,10 +70,18 @@ const TEMPERATURE: f64 = 50.0;
 const WALK_MOST: usize = 800;
 
 /// How long rollouts look for a win when the search has no timeout: long
-/// enough for most wins (of the 18 of the tail's 64 they won within 20 s,
-/// 15 took at most 10 s, 13 at most 5), short enough that a lost deal
-/// does not wait long for its proof.
-const ALONE: Duration = Duration::from_secs(10);
+/// enough for most of their wins (14 of the 16 late-won deals they won
+/// within 30 s took at most 2 s), short enough that a lost deal, which
+/// they cannot prove, barely waits for its proof (bd.64924, lost, proven
+/// by the usual search in 0.7 s, took 10.7 s when this was 10 s).
+///
+/// Under a timeout they get half the time left instead: measured on
+/// Baker's Dozen 1..10000 by components at 10 s a deal (twenty-second
+/// session of docs/hard-deals.md), half (at most 5 s) left 5 deals
+/// undecided in 151.4 s, 3 s at most 7 in 169.8 s, 2 s at most 6 in
+/// 163.3 s: a deal the rollouts do not win in 2 s is more often won by
+/// them in 5 s than by the search in the 3 s it would get instead.
+const ALONE: Duration = Duration::from_secs(2);
 
 /// Whether a search of `root` gives rollouts their share: Baker's Dozen
 /// (building regardless of suit, where the tail is) under forced or free
@@ -146,12 +155,12 @@ fn find_win(
                 let shared = &shared;
                 std::thread::Builder::new()
                     .spawn_scoped(scope, move || {
-                        Walker::new(shared, seed, thread).search(root, None)
+                        Walker::new(shared, seed, thread)?.search(root, None)
                     })
                     .ok()
             })
             .collect();
-        let mut found = Walker::new(&shared, seed, 0).search(root, progress);
+        let mut found = Walker::new(&shared, seed, 0).and_then(|w| w.search(root, progress));
         for other in others {
             let moves = other.join().expect("a rollout thread panicked");
             found = found.or(moves);
@@ -173,7 +182,10 @@ struct Shared<'a> {
     stopped: &'a (dyn Fn() -> bool + Sync),
 }
 
-/// One thread's walks.
+/// One thread's walks. Its tables are reserved when it starts and grown
+/// only fallibly: with little memory left (`ulimit -v`, a full machine) a
+/// walker stops instead of aborting the process, and the search goes on
+/// to the phase after the rollouts, which gives up cleanly.
 struct Walker<'a> {
     shared: &'a Shared<'a>,
     /// xorshift64: plain, fast, and a seed gives the same walks.
@@ -201,13 +213,17 @@ struct Walk {
     won: bool,
 }
 
+/// Positions a nested walk's path holds before its set has to grow.
+const PATH_ROOM: usize = 1024;
+
 impl<'a> Walker<'a> {
-    fn new(shared: &'a Shared<'a>, seed: u64, thread: u64) -> Walker<'a> {
+    /// A walker whose tables are reserved, or `None` without the memory.
+    fn new(shared: &'a Shared<'a>, seed: u64, thread: u64) -> Option<Walker<'a>> {
         // splitmix64 of the seed and thread: distinct, nonzero streams.
         let mut z = seed ^ thread.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        Walker {
+        let mut walker = Walker {
             shared,
             rng: (z ^ (z >> 31)) | 1,
             path: FxHashSet::default(),
@@ -218,7 +234,21 @@ impl<'a> Walker<'a> {
             weights: Vec::new(),
             expanded: 0,
             stop: false,
-        }
+        };
+        walker.path.try_reserve(PATH_ROOM).ok()?;
+        // A rollout meets at most `WALK_MOST` positions besides its start.
+        walker.seen.try_reserve(WALK_MOST + 1).ok()?;
+        walker.top.try_reserve(MOST_MOVES).ok()?;
+        walker.kids.try_reserve(MOST_MOVES).ok()?;
+        walker.values.try_reserve(MOST_MOVES).ok()?;
+        walker.weights.try_reserve(MOST_MOVES).ok()?;
+        Some(walker)
+    }
+
+    /// Stops the walks for want of memory: `false` when `grown` failed.
+    fn or_stop<E>(&mut self, grown: Result<(), E>) -> bool {
+        self.stop |= grown.is_err();
+        !self.stop
     }
 
     /// Nested walks one after another until one wins or the search stops.
@@ -255,7 +285,10 @@ impl<'a> Walker<'a> {
 
     /// Whether to stop: asked once a rollout, a few times a millisecond.
     fn stopping(&mut self) -> bool {
-        self.stop = self.stop || self.shared.won.load(Relaxed) || (self.shared.stopped)();
+        self.stop = self.stop
+            || self.shared.won.load(Relaxed)
+            || crate::memory::low()
+            || (self.shared.stopped)();
         self.stop
     }
 
@@ -269,6 +302,10 @@ impl<'a> Walker<'a> {
             if at.is_won() {
                 return Some(played);
             }
+            let room = self.path.try_reserve(1);
+            if !self.or_stop(room) {
+                return None;
+            }
             self.path.insert(at.key());
             let mut top = std::mem::take(&mut self.top);
             self.children(&at, &mut top, false);
@@ -277,9 +314,16 @@ impl<'a> Walker<'a> {
                 if self.stopping() {
                     break;
                 }
-                let walk = self.rollout(child);
+                let Some(walk) = self.rollout(child) else {
+                    break;
+                };
                 if walk.won || walk.value > best.0 {
-                    let mut moves = played.clone();
+                    let mut moves = Vec::new();
+                    let room = moves.try_reserve_exact(played.len() + 1 + walk.moves.len());
+                    if !self.or_stop(room) {
+                        break;
+                    }
+                    moves.extend_from_slice(&played);
                     moves.push(*mv);
                     moves.extend(walk.moves);
                     if walk.won {
@@ -295,16 +339,25 @@ impl<'a> Walker<'a> {
             }
             // The walk goes on only toward the best position known.
             let &next = best.1.get(played.len())?;
+            let room = played.try_reserve(1);
+            if !self.or_stop(room) {
+                return None;
+            }
             at.apply(next);
             played.push(next);
         }
     }
 
-    /// A rollout from `start`, avoiding the nested walk's path.
-    fn rollout(&mut self, start: &State) -> Walk {
+    /// A rollout from `start`, avoiding the nested walk's path; `None`
+    /// without the memory for its moves.
+    fn rollout(&mut self, start: &State) -> Option<Walk> {
         self.seen.clear();
         let mut at = start.clone();
         let mut moves = Vec::new();
+        let room = moves.try_reserve_exact(WALK_MOST);
+        if !self.or_stop(room) {
+            return None;
+        }
         let mut best = (value(&at), 0);
         let mut kids = std::mem::take(&mut self.kids);
         while moves.len() < WALK_MOST && !at.is_won() {
@@ -327,15 +380,17 @@ impl<'a> Walker<'a> {
         if !won {
             moves.truncate(best.1);
         }
-        Walk {
+        Some(Walk {
             value: best.0,
             moves,
             won,
-        }
+        })
     }
 
     /// The children of `at` worth walking to: not on the path, not met on
     /// this rollout (`in_rollout`), not lost by the cheap tests.
+    /// `out` holds [`MOST_MOVES`] already (`Walker::new`): pushing never
+    /// allocates, and neither do the values and weights drawn from it.
     fn children(&mut self, at: &State, out: &mut Vec<(Move, State)>, in_rollout: bool) {
         out.clear();
         self.expanded += 1;

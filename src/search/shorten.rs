@@ -95,7 +95,10 @@ impl Budget {
     }
 
     fn exhausted(&self) -> bool {
-        self.left == 0 || Instant::now() >= self.deadline || self.limits.cancelled()
+        self.left == 0
+            || Instant::now() >= self.deadline
+            || self.limits.cancelled()
+            || crate::memory::low()
     }
 }
 

@@ -71,3 +71,95 @@ fn a_win_with_little_memory_left_is_written_whole() {
         assert_empty(dir.path());
     }
 }
+
+/// The search over components, whose smaller tables (names of lost
+/// components, a component's listing, threads) grew infallibly, under
+/// the same tight memory and more: `ECHEC` out of memory or a win, never
+/// an abort, on one thread or two, forced rules or free.
+#[test]
+fn components_run_out_of_memory_without_an_abort() {
+    let start = least_memory_to_start();
+    let dir = TempDir::new("oom-components");
+    let out = dir.join("x.sol");
+    for (headroom_mb, jobs, deal, rules) in [
+        (2, "1", "bd.1797", "forced"),
+        (2, "2", "bd.1797", "forced"),
+        (10, "1", "bd.1649", "forced"),
+        (12, "2", "bd.7927", "forced"),
+        (8, "2", "bd.7927", "free"),
+    ] {
+        let r = run_limited(
+            start + headroom_mb * 1024,
+            [
+                deal,
+                "-search",
+                arg(&out),
+                "--components",
+                "--foundation",
+                rules,
+                "--jobs",
+                jobs,
+                "--timeout",
+                "20",
+            ],
+        );
+        let case = format!("{deal} {rules}, {headroom_mb} MB, --jobs {jobs}");
+        match r.verdict() {
+            ("SUCCES", 0) => {
+                let check = crate::common::run([deal, "-check", arg(&out), "--foundation", rules]);
+                assert_eq!(check.verdict(), ("SUCCES", 0), "{case}: {check:?}");
+                std::fs::remove_file(&out).unwrap();
+            }
+            ("ECHEC", 1) => assert!(r.reason().contains("out of memory"), "{case}: {r:?}"),
+            _ => panic!("{case}: {r:?}"),
+        }
+        assert_empty(dir.path());
+    }
+}
+
+/// A survey whose deals run out of memory goes on to the next deal and
+/// ends with every row, instead of aborting and losing the rest; the small
+/// deals are searched as usual. One worker, so that no deal runs beside
+/// one running out.
+#[test]
+fn a_survey_out_of_memory_writes_every_row() {
+    let start = least_memory_to_start();
+    let dir = TempDir::new("oom-survey");
+    let csv = dir.join("rows.csv");
+    let r = run_limited(
+        start + 20 * 1024,
+        [
+            "survey",
+            "bd",
+            "1797,2,7927,3",
+            "--jobs",
+            "1",
+            "--components",
+            "--timeout",
+            "4",
+            "--out",
+            arg(&csv),
+        ],
+    );
+    assert!(r.code == 0 || r.code == 1, "{r:?}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    let mut verdicts: Vec<String> = rows
+        .iter()
+        .map(|row| {
+            let fields: Vec<&str> = row.split(',').collect();
+            format!("{} {} {}", fields[1], fields[2], fields[7])
+        })
+        .collect();
+    verdicts.sort();
+    assert_eq!(
+        verdicts,
+        [
+            "1797 ECHEC memory",
+            "2 SUCCES ",
+            "3 SUCCES ",
+            "7927 ECHEC memory"
+        ],
+        "{text}"
+    );
+}

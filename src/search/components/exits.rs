@@ -186,7 +186,8 @@ impl Families<'_> {
             return Err(Unfound::Listing);
         }
         self.tries -= 1;
-        if self.tries.is_multiple_of(LOOK_EVERY) && (self.stopped)() {
+        // Memory run out is looked at every family (see `list`).
+        if (self.tries.is_multiple_of(LOOK_EVERY) && (self.stopped)()) || crate::memory::low() {
             return Err(Unfound::Stopped);
         }
         let class = self.class;

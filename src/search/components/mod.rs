@@ -100,6 +100,7 @@ use rustc_hash::FxHashSet;
 pub(crate) use class::{Class, is_host_move, marked};
 pub use workers::search;
 
+use super::attempt::MOST_MOVES;
 use super::{Length, Limits, Outcome, Progress, Report, Stats, rollouts};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
@@ -430,7 +431,9 @@ impl Losses {
                 .as_mut()
                 .is_some_and(|pairs| pairs.is_lost(child));
         if lost {
-            if self.met.len() >= LOST_KEPT {
+            // A cache: emptied when full, or when it cannot grow (memory
+            // run out: emptied, it inserts without allocating).
+            if self.met.len() >= LOST_KEPT || self.met.try_reserve(1).is_err() {
                 self.met.clear();
             }
             self.met.insert(name);
@@ -668,6 +671,15 @@ fn list(
     while at < listing.listed.len() && listing.won.is_none() {
         let here = listing.listed[at].0.clone();
         let mut mismatch = false;
+        // The listing's tables are the largest that grow here: room for
+        // every move of `here` first, or the search stops out of memory.
+        let room = (listing.listed.try_reserve(MOST_MOVES))
+            .and(listing.outside.try_reserve(MOST_MOVES))
+            .and(keys.try_reserve(MOST_MOVES));
+        if room.is_err() {
+            crate::memory::ran_out();
+            return Err(Failure::Stopped);
+        }
         here.for_each_move(|mv| {
             let mut next = here.clone();
             next.apply(mv);
@@ -695,7 +707,10 @@ fn list(
         if listing.listed.len() > most {
             return Err(Failure::TooLarge);
         }
-        if at % LOOK_EVERY == 0 && stopped() {
+        // Memory run out is looked at every position (an atomic load): the
+        // listing's tables grow infallibly, and the spare that let the
+        // last allocation through (`memory::WithSpare`) is spent.
+        if (at % LOOK_EVERY == 0 && stopped()) || crate::memory::low() {
             return Err(Failure::Stopped);
         }
         at += 1;

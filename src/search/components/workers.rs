@@ -62,7 +62,11 @@ pub fn search(
         std::thread::scope(|scope| {
             for thread in 1..shared.jobs {
                 let shared = &shared;
-                scope.spawn(move || work(shared, thread, None, None));
+                let spawned = std::thread::Builder::new()
+                    .spawn_scoped(scope, move || work(shared, thread, None, None));
+                if spawned.is_err() {
+                    shared.never_started();
+                }
             }
             work(&shared, 0, Some(start.clone()), progress);
         });
@@ -223,6 +227,15 @@ impl Shared<'_> {
         }
     }
 
+    /// Counts a thread that could not be started (no memory left for its
+    /// stack) as idle for good, so that the others still see when every
+    /// thread is out of work and the search is over.
+    fn never_started(&self) {
+        let mut pool = self.pool.lock().expect("pool");
+        pool.idle += 1;
+        self.waiting.store(pool.idle, Relaxed);
+    }
+
     /// Sets aside for idle threads the children of the lowest of `frames`
     /// that has some, when other work is left to this thread (the lowest
     /// components are the nearest the start: the largest shares).
@@ -255,6 +268,9 @@ impl Shared<'_> {
 
     /// The limit reached, if one is.
     fn limit(&self) -> Option<Limit> {
+        if crate::memory::low() {
+            return Some(Limit::Memory);
+        }
         if self.names.len() >= self.limits.max_states {
             return Some(Limit::States);
         }

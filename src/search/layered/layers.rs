@@ -364,7 +364,9 @@ impl<'a> Layers<'a> {
     /// Reports progress; says whether the time is up or the search was
     /// cancelled.
     fn look_at_the_clock(&mut self, layer: usize, positions: usize) -> Option<Step> {
-        let limit = if self.limits.cancelled() {
+        let limit = if crate::memory::low() {
+            Some(Limit::Memory)
+        } else if self.limits.cancelled() {
             Some(Limit::Cancelled)
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             Some(Limit::Time)
