@@ -163,3 +163,37 @@ fn a_survey_out_of_memory_writes_every_row() {
         "{text}"
     );
 }
+
+/// `--spill` under tight memory: its cache of keys appended lately was
+/// one infallible block of 24 MB, and the process aborted; the cache now
+/// takes what the memory holds, and the layers stop out of memory, their
+/// files kept for the same command to resume.
+#[test]
+fn spilling_runs_out_of_memory_and_keeps_its_files() {
+    let start = least_memory_to_start();
+    let dir = TempDir::new("oom-spill");
+    let out = dir.join("x.sol");
+    let spill = dir.join("spill");
+    for headroom_mb in [6, 15] {
+        let r = run_limited(
+            start + headroom_mb * 1024,
+            [
+                "bd.1797",
+                "-search",
+                arg(&out),
+                "--spill",
+                arg(&spill),
+                "--max-states",
+                "20000",
+                "--timeout",
+                "20",
+            ],
+        );
+        assert_eq!(r.verdict(), ("ECHEC", 1), "{headroom_mb} MB: {r:?}");
+        assert!(r.reason().contains("(out of memory)"), "{r:?}");
+        assert!(r.reason().contains("the same command resumes"), "{r:?}");
+        assert!(spill.join("xpat-spill-manifest").exists(), "{r:?}");
+        assert!(!out.exists());
+        std::fs::remove_dir_all(&spill).unwrap();
+    }
+}

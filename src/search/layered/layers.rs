@@ -26,6 +26,20 @@ const TELL_EVERY: Duration = Duration::from_secs(1);
 /// and is not written twice.
 const APPENDED_SLOTS: usize = 1 << 20;
 
+/// The cache of keys appended lately, empty slots: [`APPENDED_SLOTS`] of
+/// them, or as many as the memory left holds (a cache only saves writes:
+/// with fewer slots, more duplicates reach the files, which go when their
+/// layer is loaded into its visited set).
+fn appended_cache() -> Vec<Key> {
+    let mut slots = APPENDED_SLOTS;
+    let mut cache = Vec::new();
+    while cache.try_reserve_exact(slots).is_err() && slots > 1 {
+        slots /= 2;
+    }
+    cache.resize(slots.min(cache.capacity()).max(1), no_key());
+    cache
+}
+
 mod back;
 
 /// How the layered search ended.
@@ -108,7 +122,7 @@ impl<'a> Layers<'a> {
             started: Instant::now(),
             store,
             manifest,
-            appended: vec![no_key(); APPENDED_SLOTS],
+            appended: appended_cache(),
             stats,
             tell,
             told: Instant::now(),
@@ -342,7 +356,7 @@ impl<'a> Layers<'a> {
                     }));
                 }
             } else if looking_for.is_none() {
-                let slot = (hash(&child_key) >> 44) as usize % APPENDED_SLOTS;
+                let slot = (hash(&child_key) >> 44) as usize % self.appended.len();
                 if self.appended[slot] == child_key || state.is_lost_after(mv, &child) {
                     continue;
                 }
@@ -374,7 +388,10 @@ impl<'a> Layers<'a> {
             None
         };
         if let Some(limit) = limit {
-            let why = format!("stopped in layer {layer}; {}", self.resumes(layer, ""));
+            let why = format!(
+                "stopped in layer {layer} ({limit}); {}",
+                self.resumes(layer, "")
+            );
             return Some(Step::Stopped(limit, why));
         }
         if self.told.elapsed() >= TELL_EVERY {
