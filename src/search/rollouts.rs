@@ -11,7 +11,10 @@
 //! far (the best position any rollout reached, and the moves to it), not
 //! only the best child's: what the level above remembers cannot be lost
 //! to an unlucky draw below. When a step can improve on none of that best,
-//! the walk ends and another begins, with other draws.
+//! the walk ends and another begins, with other draws. A walk of level 2
+//! chooses each step the same way by a nested walk from every child:
+//! slower, it wins deals level 1 misses and misses some level 1 wins, so
+//! the walks take half the time each ([`DEEPEST`]).
 //!
 //! Why: Bjarnason, Fern and Tadepalli (2009) used nested rollouts to find
 //! Klondike's wins, and Cazenave's nested Monte-Carlo search (2009) is the
@@ -69,6 +72,17 @@ const TEMPERATURE: f64 = 50.0;
 /// are 20 to 400 moves long.
 const WALK_MOST: usize = 800;
 
+/// The deepest level of the walks from the start: each step of a walk of
+/// level 2 is chosen by a nested walk (level 1) from every child, each of
+/// whose steps is chosen by a rollout from every child. Measured on the
+/// 48 deals of Baker's Dozen 1..100000 left undecided at 10 s (a
+/// throwaway example, one thread, forced rules, 30 s each, one seed):
+/// level 1 won 5 (33058, 40479, 54504, 68143, 82700), level 2 won 6
+/// (33058, 40479, 62446, 68365, 71217, 82700), each within 4.1 s but for
+/// 33058 (24.6 s): neither level wins all the other does, so the walks
+/// take half the time each, level 1 first (its walks are short).
+const DEEPEST: usize = 2;
+
 /// How long rollouts look for a win when the search has no timeout: long
 /// enough for most of their wins (14 of the 16 late-won deals they won
 /// within 30 s took at most 2 s), short enough that a lost deal, which
@@ -118,7 +132,17 @@ pub(crate) fn for_half_the_time(
     let until = Instant::now() + budget;
     let stopped = || Instant::now() >= until || limits.cancelled();
     let seed = u64::from(deal.id.seed);
-    Some(find_win(root, seed, limits.jobs, &stopped, progress))
+    // Level 1 for the first half, level 2 for the second: each wins deals
+    // the other does not within the time (`DEEPEST`).
+    let deeper_from = Instant::now() + budget / 2;
+    Some(find_win(
+        root,
+        seed,
+        limits.jobs,
+        &stopped,
+        Some(deeper_from),
+        progress,
+    ))
 }
 
 /// What [`find_win`] ends with.
@@ -132,13 +156,15 @@ pub(crate) struct Found {
 }
 
 /// Nested rollouts from `root` on `jobs` threads (each with its own draws,
-/// from `seed`), until one wins or `stopped` says so. `progress` hears of
-/// the figures about once a second.
+/// from `seed`), until one wins or `stopped` says so: walks of level 1
+/// until `deeper_from`, of level [`DEEPEST`] after it (from the start
+/// without it). `progress` hears of the figures about once a second.
 fn find_win(
     root: &State,
     seed: u64,
     jobs: usize,
     stopped: &(dyn Fn() -> bool + Sync),
+    deeper_from: Option<Instant>,
     progress: Option<Progress>,
 ) -> Found {
     let shared = Shared {
@@ -146,6 +172,7 @@ fn find_win(
         expanded: AtomicU64::new(0),
         best: AtomicU8::new(root.score()),
         stopped,
+        deeper_from,
     };
     let found = std::thread::scope(|scope| {
         // A thread that cannot be started (no memory left for its stack)
@@ -180,6 +207,7 @@ struct Shared<'a> {
     expanded: AtomicU64,
     best: AtomicU8,
     stopped: &'a (dyn Fn() -> bool + Sync),
+    deeper_from: Option<Instant>,
 }
 
 /// One thread's walks. Its tables are reserved when it starts and grown
@@ -190,12 +218,13 @@ struct Walker<'a> {
     shared: &'a Shared<'a>,
     /// xorshift64: plain, fast, and a seed gives the same walks.
     rng: u64,
-    /// Positions on the nested walk's path, which no rollout re-enters.
+    /// Positions on the path of the walks under way, which no walk below
+    /// them re-enters.
     path: FxHashSet<Key>,
     /// Positions of the rollout under way.
     seen: FxHashSet<Key>,
-    /// Children of the nested walk's position.
-    top: Vec<(Move, State)>,
+    /// Children of each nested walk's position, by level (1 first).
+    tops: [Vec<(Move, State)>; DEEPEST],
     /// Children of the rollout's position.
     kids: Vec<(Move, State)>,
     /// The children's values and their weights in [`Walker::pick`].
@@ -228,7 +257,7 @@ impl<'a> Walker<'a> {
             rng: (z ^ (z >> 31)) | 1,
             path: FxHashSet::default(),
             seen: FxHashSet::default(),
-            top: Vec::new(),
+            tops: Default::default(),
             kids: Vec::new(),
             values: Vec::new(),
             weights: Vec::new(),
@@ -238,7 +267,9 @@ impl<'a> Walker<'a> {
         walker.path.try_reserve(PATH_ROOM).ok()?;
         // A rollout meets at most `WALK_MOST` positions besides its start.
         walker.seen.try_reserve(WALK_MOST + 1).ok()?;
-        walker.top.try_reserve(MOST_MOVES).ok()?;
+        for top in &mut walker.tops {
+            top.try_reserve(MOST_MOVES).ok()?;
+        }
         walker.kids.try_reserve(MOST_MOVES).ok()?;
         walker.values.try_reserve(MOST_MOVES).ok()?;
         walker.weights.try_reserve(MOST_MOVES).ok()?;
@@ -256,10 +287,13 @@ impl<'a> Walker<'a> {
         let mut shown = Instant::now();
         let began = shown;
         while !self.stopping() {
-            if let Some(moves) = self.nested(root) {
+            self.path.clear();
+            let deeper = (self.shared.deeper_from).is_none_or(|t| Instant::now() >= t);
+            let walk = self.walk(if deeper { DEEPEST } else { 1 }, root);
+            if walk.won {
                 self.shared.won.store(true, Relaxed);
                 self.flush();
-                return Some(moves);
+                return Some(walk.moves);
             }
             if let Some(progress) = progress.as_mut()
                 && shown.elapsed() >= Duration::from_secs(1)
@@ -292,71 +326,110 @@ impl<'a> Walker<'a> {
         self.stop
     }
 
-    /// One nested walk from `root`: its solution if it wins.
-    fn nested(&mut self, root: &State) -> Option<Vec<Move>> {
-        self.path.clear();
-        let mut at = root.clone();
+    /// A walk of `level` from `start`, avoiding the walks' path (the
+    /// positions of the walks above): level 0 a rollout, level `n` a
+    /// nested walk that chooses each step by a walk of level `n - 1` from
+    /// every child and follows the best walk found so far. Ends early,
+    /// with the best found, when the walks stop (`self.stop`).
+    fn walk(&mut self, level: usize, start: &State) -> Walk {
+        if level == 0 {
+            return self.rollout(start);
+        }
+        let mut at = start.clone();
         let mut played: Vec<Move> = Vec::new();
-        let mut best = (value(root), Vec::new());
-        loop {
-            if at.is_won() {
-                return Some(played);
-            }
+        let mut best = Walk {
+            value: value(start),
+            moves: Vec::new(),
+            won: false,
+        };
+        let mut won = None;
+        while !at.is_won() {
             let room = self.path.try_reserve(1);
             if !self.or_stop(room) {
-                return None;
+                break;
             }
             self.path.insert(at.key());
-            let mut top = std::mem::take(&mut self.top);
-            self.children(&at, &mut top, false);
-            let mut won = None;
-            for (mv, child) in &top {
+            let mut kids = std::mem::take(&mut self.tops[level - 1]);
+            self.children(&at, &mut kids, false);
+            for (mv, child) in &kids {
                 if self.stopping() {
                     break;
                 }
-                let Some(walk) = self.rollout(child) else {
-                    break;
-                };
-                if walk.won || walk.value > best.0 {
+                let below = self.walk(level - 1, child);
+                if below.won || below.value > best.value {
                     let mut moves = Vec::new();
-                    let room = moves.try_reserve_exact(played.len() + 1 + walk.moves.len());
+                    let room = moves.try_reserve_exact(played.len() + 1 + below.moves.len());
                     if !self.or_stop(room) {
                         break;
                     }
                     moves.extend_from_slice(&played);
                     moves.push(*mv);
-                    moves.extend(walk.moves);
-                    if walk.won {
+                    moves.extend(below.moves);
+                    if below.won {
                         won = Some(moves);
                         break;
                     }
-                    best = (walk.value, moves);
+                    best = Walk {
+                        value: below.value,
+                        moves,
+                        won: false,
+                    };
                 }
             }
-            self.top = top;
+            self.tops[level - 1] = kids;
             if won.is_some() || self.stop {
-                return won;
+                break;
             }
             // The walk goes on only toward the best position known.
-            let &next = best.1.get(played.len())?;
+            let Some(&next) = best.moves.get(played.len()) else {
+                break;
+            };
             let room = played.try_reserve(1);
             if !self.or_stop(room) {
-                return None;
+                break;
             }
             at.apply(next);
             played.push(next);
         }
+        self.leave(start, &played);
+        if at.is_won() {
+            won = Some(played);
+        }
+        match won {
+            Some(moves) => Walk {
+                value: best.value,
+                moves,
+                won: true,
+            },
+            None => best,
+        }
     }
 
-    /// A rollout from `start`, avoiding the nested walk's path; `None`
-    /// without the memory for its moves.
-    fn rollout(&mut self, start: &State) -> Option<Walk> {
+    /// Takes off the path the positions a walk from `start` put there
+    /// (`start` and those `played` leads to), for the walk above to go on
+    /// without them; no allocation.
+    fn leave(&mut self, start: &State, played: &[Move]) {
+        let mut at = start.clone();
+        self.path.remove(&at.key());
+        for &mv in played {
+            at.apply(mv);
+            self.path.remove(&at.key());
+        }
+    }
+
+    /// A rollout from `start`, avoiding the walks' path; one that ends at
+    /// once, its value below any other, without the memory for its moves.
+    fn rollout(&mut self, start: &State) -> Walk {
         self.seen.clear();
         let mut at = start.clone();
         let mut moves = Vec::new();
         let room = moves.try_reserve_exact(WALK_MOST);
         if !self.or_stop(room) {
-            return None;
+            return Walk {
+                value: i64::MIN,
+                moves,
+                won: false,
+            };
         }
         let mut best = (value(&at), 0);
         let mut kids = std::mem::take(&mut self.kids);
@@ -380,11 +453,11 @@ impl<'a> Walker<'a> {
         if !won {
             moves.truncate(best.1);
         }
-        Some(Walk {
+        Walk {
             value: best.0,
             moves,
             won,
-        })
+        }
     }
 
     /// The children of `at` worth walking to: not on the path, not met on
@@ -457,7 +530,7 @@ mod tests {
         let root = State::new(deal);
         let asked = AtomicU64::new(0);
         let stopped = || asked.fetch_add(1, Relaxed) >= walks * 1000;
-        find_win(&root, 7, jobs, &stopped, None)
+        find_win(&root, 7, jobs, &stopped, None, None)
     }
 
     #[test]
@@ -492,6 +565,41 @@ mod tests {
         let found = find(&deal, 3, 2);
         assert!(found.moves.is_none());
         assert!(found.best_score < 52);
+    }
+
+    /// Every level's walk, run to its end or stopped half-way, plays
+    /// legal moves from where it starts and leaves the path as it found
+    /// it, so that the walk above goes on with its own positions only.
+    #[test]
+    fn each_level_plays_legal_moves_and_leaves_the_path_as_it_was() {
+        let deal = deal("bd.7927", Foundation::Forced);
+        let root = State::new(&deal);
+        for asks in [50, 400, 3000] {
+            let asked = AtomicU64::new(0);
+            let stopped = || asked.fetch_add(1, Relaxed) >= asks;
+            let shared = Shared {
+                won: AtomicBool::new(false),
+                expanded: AtomicU64::new(0),
+                best: AtomicU8::new(root.score()),
+                stopped: &stopped,
+                deeper_from: None,
+            };
+            let mut walker = Walker::new(&shared, 11, 0).expect("memory for a walker");
+            for level in 0..=DEEPEST {
+                walker.stop = false;
+                asked.store(0, Relaxed);
+                let walk = walker.walk(level, &root);
+                assert!(walker.path.is_empty(), "level {level}, {asks} asks");
+                let mut at = root.clone();
+                for mv in walk.moves {
+                    let mut legal = false;
+                    at.for_each_move(|m| legal |= m == mv);
+                    assert!(legal, "level {level}: {mv:?} from {at:?}");
+                    at.apply(mv);
+                }
+                assert_eq!(value(&at), walk.value, "level {level}, {asks} asks");
+            }
+        }
     }
 
     #[test]
