@@ -246,13 +246,10 @@ impl<'a, F: Frontier> Attempt<'a, F> {
     /// Ends the attempt with a solution, or when the time is up.
     fn expand(&mut self, index: u32, progress: &mut Option<Progress>) -> Option<Outcome> {
         self.stats.expanded += 1;
-        if self.stats.expanded.is_multiple_of(CANCEL_EVERY) {
-            if crate::memory::low() {
-                return Some(Outcome::GaveUp(Limit::Memory));
-            }
-            if self.limits.cancelled() {
-                return Some(Outcome::GaveUp(Limit::Cancelled));
-            }
+        if self.stats.expanded.is_multiple_of(CANCEL_EVERY)
+            && let Some(limit) = self.limits.interrupted()
+        {
+            return Some(Outcome::GaveUp(limit));
         }
         if self.stats.expanded.is_multiple_of(CLOCK_EVERY)
             && let Some(limit) = self.look_at_the_clock(progress)

@@ -185,18 +185,26 @@ impl Limits {
             .is_some_and(|flag| flag.load(Ordering::Relaxed))
     }
 
-    /// What stops a search that started at `start`, if anything does
-    /// now: memory run out (`memory::low`), the flag, or the time.
-    pub fn stop_now(&self, start: Instant) -> Option<Limit> {
+    /// What stops any search now from outside, if anything does: memory
+    /// run out (`memory::low`), or the flag.
+    pub fn interrupted(&self) -> Option<Limit> {
         if crate::memory::low() {
             Some(Limit::Memory)
         } else if self.cancelled() {
             Some(Limit::Cancelled)
-        } else if self.timeout.is_some_and(|t| start.elapsed() >= t) {
-            Some(Limit::Time)
         } else {
             None
         }
+    }
+
+    /// What stops a search that started at `start`, if anything does
+    /// now: [`Limits::interrupted`], or the time.
+    pub fn stop_now(&self, start: Instant) -> Option<Limit> {
+        self.interrupted().or_else(|| {
+            self.timeout
+                .is_some_and(|t| start.elapsed() >= t)
+                .then_some(Limit::Time)
+        })
     }
 }
 

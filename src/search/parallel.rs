@@ -175,11 +175,8 @@ impl Shared<'_, '_, '_, '_> {
                 Err(RecvTimeoutError::Disconnected) => return Outcome::GaveUp(Limit::Cancelled),
                 Err(RecvTimeoutError::Timeout) => {}
             }
-            if crate::memory::low() {
-                return Outcome::GaveUp(Limit::Memory);
-            }
-            if self.limits.cancelled() {
-                return Outcome::GaveUp(Limit::Cancelled);
+            if let Some(limit) = self.limits.interrupted() {
+                return Outcome::GaveUp(limit);
             }
             if let Some(show) = progress.as_mut()
                 && last_shown.elapsed() >= SHOW_EVERY

@@ -129,12 +129,13 @@ pub(crate) fn for_half_the_time(
         Some(timeout) => timeout.saturating_sub(began.elapsed()) / 2,
         None => ALONE,
     };
-    let until = Instant::now() + budget;
+    let now = Instant::now();
+    let until = now + budget;
     let stopped = || Instant::now() >= until || limits.cancelled();
     let seed = u64::from(deal.id.seed);
     // Level 1 for the first half, level 2 for the second: each wins deals
     // the other does not within the time (`DEEPEST`).
-    let deeper_from = Instant::now() + budget / 2;
+    let deeper_from = now + budget / 2;
     Some(find_win(
         root,
         seed,
@@ -234,8 +235,8 @@ struct Walker<'a> {
     stop: bool,
 }
 
-/// A rollout's end: the value of the best position it reached and the
-/// moves to it, or the moves to a win.
+/// A walk's end, of any level: the value of the best position it reached
+/// and the moves to it, or the moves to a win.
 struct Walk {
     value: i64,
     moves: Vec<Move>,

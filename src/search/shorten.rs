@@ -95,10 +95,7 @@ impl Budget {
     }
 
     fn exhausted(&self) -> bool {
-        self.left == 0
-            || Instant::now() >= self.deadline
-            || self.limits.cancelled()
-            || crate::memory::low()
+        self.left == 0 || Instant::now() >= self.deadline || self.limits.interrupted().is_some()
     }
 }
 

@@ -36,7 +36,7 @@ fn appended_cache() -> Vec<Key> {
     while cache.try_reserve_exact(slots).is_err() && slots > 1 {
         slots /= 2;
     }
-    cache.resize(slots.min(cache.capacity()).max(1), no_key());
+    cache.resize(slots, no_key());
     cache
 }
 
@@ -378,15 +378,11 @@ impl<'a> Layers<'a> {
     /// Reports progress; says whether the time is up or the search was
     /// cancelled.
     fn look_at_the_clock(&mut self, layer: usize, positions: usize) -> Option<Step> {
-        let limit = if crate::memory::low() {
-            Some(Limit::Memory)
-        } else if self.limits.cancelled() {
-            Some(Limit::Cancelled)
-        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            Some(Limit::Time)
-        } else {
-            None
-        };
+        let limit = self.limits.interrupted().or_else(|| {
+            self.deadline
+                .is_some_and(|d| Instant::now() >= d)
+                .then_some(Limit::Time)
+        });
         if let Some(limit) = limit {
             let why = format!(
                 "stopped in layer {layer} ({limit}); {}",
