@@ -131,7 +131,7 @@ pub(crate) fn for_half_the_time(
     };
     let now = Instant::now();
     let until = now + budget;
-    let stopped = || Instant::now() >= until || limits.cancelled();
+    let stopped = || Instant::now() >= until || limits.interrupted().is_some();
     let seed = u64::from(deal.id.seed);
     // Level 1 for the first half, level 2 for the second: each wins deals
     // the other does not within the time (`DEEPEST`).
@@ -320,10 +320,7 @@ impl<'a> Walker<'a> {
 
     /// Whether to stop: asked once a rollout, a few times a millisecond.
     fn stopping(&mut self) -> bool {
-        self.stop = self.stop
-            || self.shared.won.load(Relaxed)
-            || crate::memory::low()
-            || (self.shared.stopped)();
+        self.stop = self.stop || self.shared.won.load(Relaxed) || (self.shared.stopped)();
         self.stop
     }
 
