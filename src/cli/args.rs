@@ -82,8 +82,10 @@ pub(super) struct RawArgs {
     /// lost when no two of the facts a win needs can hold together (two
     /// cards wanting one host at once: docs/rules-and-proofs.md), and the
     /// triple test a long search asks of its start and --components of
-    /// its large subtrees (three cards, two hosts), so that a proof that
-    /// used them can be confirmed without them (slower)
+    /// its large subtrees (three cards, two hosts), and the suitless game
+    /// a long search plays out from its start (the game with the suits of
+    /// moved cards forgotten), so that a proof that used them can be
+    /// confirmed without them (slower)
     #[arg(long, help_heading = LIMITS)]
     pub no_pairs: bool,
 
@@ -93,6 +95,14 @@ pub(super) struct RawArgs {
     /// expected lost gets its proof sooner without them
     #[arg(long, help_heading = LIMITS)]
     pub no_rollouts: bool,
+
+    /// Baker's Dozen: leave out the suitless game (the game with the suits
+    /// of moved cards forgotten, searched whole for a proof of loss: see
+    /// docs/rules-and-proofs.md), which a long search asks of its start
+    /// after the rollouts, for half the time left (5 s without
+    /// --timeout); --no-pairs leaves it out too
+    #[arg(long, help_heading = LIMITS)]
+    pub no_suitless: bool,
 
     /// With --components: list every component's positions to find its
     /// moves out, instead of finding them from one position (slower; each

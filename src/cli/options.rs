@@ -228,6 +228,7 @@ fn no_limits(raw: &RawArgs, why: &str) -> Result<(), UsageError> {
         ("--components", "a search option", raw.components),
         ("--no-pairs", "a search option", raw.no_pairs),
         ("--no-rollouts", "a search option", raw.no_rollouts),
+        ("--no-suitless", "a search option", raw.no_suitless),
     ];
     match given.iter().find(|(.., present)| *present) {
         Some((option, what, _)) => Err(UsageError(format!("'{option}' is {what}: it {why}"))),
@@ -252,6 +253,7 @@ fn limits(raw: &RawArgs) -> Result<Limits, UsageError> {
         length: length(raw)?,
         pairs: !raw.no_pairs,
         rollouts: !raw.no_rollouts,
+        suitless: !raw.no_suitless,
         ..default
     })
 }

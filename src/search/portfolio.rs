@@ -64,13 +64,14 @@ pub(super) fn run(
         search.total.elapsed = start.elapsed();
         return search.report(Outcome::Solved(moves));
     }
-    // The triple test costs tens of milliseconds: a deal most likely lost
-    // has it before any attempt, others once the attempts have expanded
+    // The triple test costs tens of milliseconds, the suitless game up to
+    // seconds: a deal most likely lost has them before any attempt, others once the attempts have expanded
     // `TRIPLES_AFTER` positions (one deal of Baker's Dozen 1..1000 gets
     // that far), or before the threads start: a search on several threads
     // is one long search.
     if limits.prover_alone
         && let Some(report) = super::lost_by_triples(root, limits, start)
+            .or_else(|| super::lost_in_suitless_game(root, limits, start))
     {
         return report;
     }
@@ -83,13 +84,10 @@ pub(super) fn run(
         {
             return search.report(outcome);
         }
-        if !triples_asked && let Some(report) = super::lost_by_triples(root, limits, start) {
+        if !triples_asked && let Some(report) = search.about_to_be_long(deal, root, limits) {
             return report;
         }
         triples_asked = true;
-        if let Some(moves) = search.roll(deal, root, limits) {
-            return search.report(Outcome::Solved(moves));
-        }
         let mut threads = parallel::Threads {
             schedule,
             finished: search.total.clone(),
@@ -109,11 +107,8 @@ pub(super) fn run(
         }
         if !triples_asked && search.total.expanded >= TRIPLES_AFTER {
             triples_asked = true;
-            if let Some(report) = super::lost_by_triples(root, limits, start) {
+            if let Some(report) = search.about_to_be_long(deal, root, limits) {
                 return report;
-            }
-            if let Some(moves) = search.roll(deal, root, limits) {
-                return search.report(Outcome::Solved(moves));
             }
         }
     }
@@ -179,6 +174,23 @@ impl<'a> Portfolio<'_, '_, 'a> {
         add_finished(&mut self.total, &report.stats);
         self.total.elapsed = self.start.elapsed();
         report
+    }
+
+    /// What a search about to be long asks first, in Baker's Dozen: the
+    /// triple test, nested rollouts, then the suitless game (after the
+    /// rollouts, which win most of the won deals that get there); the
+    /// search's end if one of them decides.
+    fn about_to_be_long(&mut self, deal: &Deal, root: &State, limits: &Limits) -> Option<Report> {
+        if let Some(report) = super::lost_by_triples(root, limits, self.start) {
+            return Some(report);
+        }
+        if let Some(moves) = self.roll(deal, root, limits) {
+            return Some(Report {
+                outcome: Outcome::Solved(moves),
+                stats: self.total.clone(),
+            });
+        }
+        super::lost_in_suitless_game(root, limits, self.start)
     }
 
     /// Nested rollouts (`rollouts.rs`) for half the time left, in

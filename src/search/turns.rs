@@ -54,6 +54,7 @@ pub(super) fn attempt_limits(
         forced_searched: limits.forced_searched,
         pairs: limits.pairs,
         rollouts: limits.rollouts,
+        suitless: limits.suitless,
     }
 }
 

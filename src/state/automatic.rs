@@ -83,6 +83,7 @@ use super::State;
 use crate::cards::{CARDS, Card, KING, RANK_CARDS, SUIT_CARDS, SUITS, card_of};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
+use crate::rules::Build;
 
 /// Which foundation moves a position plays by itself after every move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,12 +158,8 @@ impl State {
     /// of host moves (`search/components`) may not leave bare.
     #[inline]
     pub(crate) fn goes_up_by_itself(&self, card: Card) -> bool {
-        match self.automatic {
-            Automatic::Every => true,
-            Automatic::Safe => self.goes_up_safely(card),
-            Automatic::ReturnSafe => self.stays_up_safely(card),
-            Automatic::Nothing => false,
-        }
+        self.automatic
+            .plays_up(self.rules.build, &self.foundation, card)
     }
 
     /// Whether every card that can go up goes up by itself (forced rules),
@@ -198,42 +195,70 @@ impl State {
     }
 
     /// Whether `card`, its suit's next card, may go up without losing a
-    /// solution: the safe rule of the module doc, a level at a time down
-    /// the cards that hang from it.
+    /// solution: the safe rule of the module doc.
     #[inline]
     pub(super) fn goes_up_safely(&self, card: Card) -> bool {
-        let up = up_bits(&self.foundation);
-        // The cards that may go up as soon as they are accessible: those
-        // whose previous card is up, and the Aces.
-        let next_up = (up << SUITS) | RANK_CARDS;
-        let mut level = 1u64 << card;
-        loop {
-            let below = self.rules.build.children_of(level) & !up;
-            if below == 0 {
-                return true;
-            }
-            if below & !next_up != 0 {
-                return false;
-            }
-            level = below;
-        }
+        goes_up_safely(self.rules.build, &self.foundation, card)
     }
 
     /// Whether `card`, its suit's next card, may go up without losing a
     /// solution when cards may come back: the stronger rule of the module
-    /// doc, every card of `H(card)` but itself up.
+    /// doc.
     #[inline]
     pub(super) fn stays_up_safely(&self, card: Card) -> bool {
-        let up = up_bits(&self.foundation);
-        hold_sets(self.rules.build)[card as usize] & !up & !(1u64 << card) == 0
+        stays_up_safely(self.rules.build, &self.foundation, card)
     }
+}
+
+impl Automatic {
+    /// Whether `card`, its suit's next card on a foundation of these
+    /// heights, goes up by itself under this rule, in a game building by
+    /// `build`. A function of the foundation alone, so that a game that
+    /// knows no more of a position (the suitless game) plays the same.
+    #[inline]
+    pub(super) fn plays_up(self, build: Build, foundation: &[u8; SUITS], card: Card) -> bool {
+        match self {
+            Automatic::Every => true,
+            Automatic::Safe => goes_up_safely(build, foundation, card),
+            Automatic::ReturnSafe => stays_up_safely(build, foundation, card),
+            Automatic::Nothing => false,
+        }
+    }
+}
+
+/// The safe rule of the module doc, a level at a time down the cards that
+/// hang from `card`: whether it may go up without losing a solution.
+#[inline]
+fn goes_up_safely(build: Build, foundation: &[u8; SUITS], card: Card) -> bool {
+    let up = up_bits(foundation);
+    // The cards that may go up as soon as they are accessible: those
+    // whose previous card is up, and the Aces.
+    let next_up = (up << SUITS) | RANK_CARDS;
+    let mut level = 1u64 << card;
+    loop {
+        let below = build.children_of(level) & !up;
+        if below == 0 {
+            return true;
+        }
+        if below & !next_up != 0 {
+            return false;
+        }
+        level = below;
+    }
+}
+
+/// The stronger rule of the module doc, for when cards may come back:
+/// every card of `H(card)` but itself up.
+#[inline]
+fn stays_up_safely(build: Build, foundation: &[u8; SUITS], card: Card) -> bool {
+    let up = up_bits(foundation);
+    hold_sets(build)[card as usize] & !up & !(1u64 << card) == 0
 }
 
 /// [`hold_set`] of every card under `build`, worked out once: the
 /// complete rules' search asks for it after every move.
 #[inline]
-fn hold_sets(build: crate::rules::Build) -> &'static [u64; CARDS] {
-    use crate::rules::Build;
+fn hold_sets(build: Build) -> &'static [u64; CARDS] {
     use std::sync::OnceLock;
     static TABLES: [OnceLock<[u64; CARDS]>; 3] =
         [OnceLock::new(), OnceLock::new(), OnceLock::new()];
@@ -247,7 +272,7 @@ fn hold_sets(build: crate::rules::Build) -> &'static [u64; CARDS] {
 
 /// `H(card)` of the module doc, a bit per card: the cards of `card`'s
 /// suit up to its rank, and every card that hangs from one of them.
-pub(super) fn hold_set(build: crate::rules::Build, card: Card) -> u64 {
+pub(super) fn hold_set(build: Build, card: Card) -> u64 {
     let suit_upto = (SUIT_CARDS << (card % SUITS as u8)) & ((2u64 << card) - 1);
     let mut held = suit_upto;
     let mut level = suit_upto;

@@ -13,9 +13,10 @@
 //! proven safe in a free search); `key.rs`, the compact key the search's
 //! visited set is built on; `bits.rs`, the same relation seen as sets of
 //! cards, a bit per card; `lost.rs`, the positions that can never be won
-//! (SPEC §8 and the proofs of what it adds); `bound.rs`, a lower bound
-//! on the moves still needed (`--optimal`'s); `written.rs`, a search's
-//! solution with every foundation move written out.
+//! (SPEC §8 and the proofs of what it adds), with `pairs.rs` and
+//! `suitless.rs` beside it (Baker's Dozen's stronger proofs); `bound.rs`,
+//! a lower bound on the moves still needed (`--optimal`'s); `written.rs`,
+//! a search's solution with every foundation move written out.
 
 mod automatic;
 mod bits;
@@ -29,6 +30,7 @@ mod lost;
 mod moves;
 mod pairs;
 mod sequence;
+mod suitless;
 #[cfg(test)]
 pub(crate) mod testing;
 mod written;
@@ -47,6 +49,7 @@ pub use key::{Key, KeyDecoder};
 pub use lost::{Inversions, Survey};
 pub use moves::{Dest, Illegal, Move};
 pub use pairs::{Pairs, Triples};
+pub use suitless::{Suitless, suitless};
 pub use written::{as_replayed, free_form, searched_from, written_out, written_out_from};
 
 /// Where a card lies, when not on another card. Card numbers are `0..52`.

@@ -292,3 +292,38 @@ pub(super) fn every_legal_move(state: &State, mut f: impl FnMut(super::Move)) {
 pub(super) fn winnable_by_every_move(state: &State, cap: usize) -> Option<bool> {
     winnable_by(state, cap, |state, f| every_legal_move(state, f))
 }
+
+/// Small games of Baker's Dozen (`games` of each size in `sizes`: ranks
+/// up to, columns), and positions along walks of `steps` from them, under
+/// forced, free and complete rules: `judge` sees each position with a
+/// plain search's verdict (`None`: past the search's cap). Shared by the
+/// tests of what proves positions lost (pairs, triples, the suitless game).
+pub(super) fn judged_small_games(
+    rng: &mut u64,
+    sizes: &[(u8, usize)],
+    games: usize,
+    steps: usize,
+    mut judge: impl FnMut(&State, Option<bool>),
+) {
+    const CAP: usize = 50_000;
+    for &(up_to, columns) in sizes {
+        for _ in 0..games {
+            let dealt = small(variant("bd", 0), up_to, columns, 0, rng);
+            let rules = [
+                with(&dealt, Automatic::Every),
+                with(&dealt, Automatic::Safe),
+                complete(&dealt, Automatic::ReturnSafe),
+            ];
+            for start in rules {
+                walk_from(start, steps, rng, |state| {
+                    let plain = if state.returns {
+                        winnable_by_every_move(state, CAP)
+                    } else {
+                        winnable(state, CAP)
+                    };
+                    judge(state, plain);
+                });
+            }
+        }
+    }
+}

@@ -76,7 +76,7 @@ files, 130 interrupted.";
 #[command(group = clap::ArgGroup::new("surveying").multiple(true).args([
     "games", "seeds", "random", "rng_seed", "jobs", "timeout", "max_states", "fast",
     "optimal", "out", "resume", "solutions", "foundation", "rules", "shard", "components",
-    "no_pairs", "no_rollouts",
+    "no_pairs", "no_rollouts", "no_suitless",
 ]))]
 struct Cli {
     /// Games: fc,st,mo,bd (names or aliases) or all
@@ -167,6 +167,11 @@ struct Cli {
     /// proofs
     #[arg(long)]
     no_rollouts: bool,
+
+    /// Baker's Dozen: leave out the suitless game (as -search
+    /// --no-suitless)
+    #[arg(long)]
+    no_suitless: bool,
 
     /// Summarize survey files (shards merge) instead of surveying
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "surveying")]
@@ -312,6 +317,8 @@ pub struct Plan {
     pub no_pairs: bool,
     /// The nested rollouts left out (`--no-rollouts`).
     pub no_rollouts: bool,
+    /// The suitless game left out (`--no-suitless`).
+    pub no_suitless: bool,
     /// The arguments after `survey`, to print the command that resumes.
     pub words: Vec<String>,
 }
@@ -444,6 +451,7 @@ fn check(cli: Cli, words: Vec<String>) -> Result<Command, String> {
         components: cli.components,
         no_pairs: cli.no_pairs,
         no_rollouts: cli.no_rollouts,
+        no_suitless: cli.no_suitless,
         words,
     }))
 }

@@ -130,6 +130,7 @@ fn survey(plan: &Plan) -> Result<u8, String> {
             length: plan.length,
             pairs: !plan.no_pairs,
             rollouts: !plan.no_rollouts,
+            suitless: !plan.no_suitless,
             ..Limits::default()
         },
         solutions: plan.solutions.as_deref(),

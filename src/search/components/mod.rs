@@ -193,15 +193,18 @@ pub fn search_after_first_look(
     // A deal the first look leaves is a hard one: the triple test, dearer
     // than the look, is worth asking once (`super::lost_by_triples`); the
     // look has asked it already when it expected a loss.
-    if !limits.prover_alone
-        && let Some(report) = super::lost_by_triples(&root, limits, began)
-    {
-        return Answer::Components(Searched {
+    let proven = |report| {
+        Answer::Components(Searched {
             report,
             listed: 0,
             cut: 0,
             stopped: None,
-        });
+        })
+    };
+    if !limits.prover_alone
+        && let Some(report) = super::lost_by_triples(&root, limits, began)
+    {
+        return proven(report);
     }
     let mut progress = progress;
     let rolled = rolled_out(
@@ -215,6 +218,12 @@ pub fn search_after_first_look(
     if let Some(mut report) = rolled {
         write_out(&mut report);
         return Answer::Rollouts(report);
+    }
+    // Then the suitless game (`super::lost_in_suitless_game`), which a
+    // look that expected a loss has asked too, but within its own few
+    // positions (bd.78829 under free rules needs 606 000).
+    if let Some(report) = super::lost_in_suitless_game(&root, limits, began) {
+        return proven(report);
     }
     let rest = Limits {
         timeout: limits.timeout.map(|t| t.saturating_sub(began.elapsed())),

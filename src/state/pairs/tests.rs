@@ -6,8 +6,7 @@
 
 use super::super::automatic::Automatic;
 use super::super::testing::{
-    complete, every_legal_move, small, variant, walk, walk_from, winnable, winnable_by_every_move,
-    with,
+    complete, every_legal_move, judged_small_games, walk, walk_from, winnable, with,
 };
 use super::*;
 use crate::deal::test_deal;
@@ -68,41 +67,6 @@ fn every_move_of_bakers_dozen_and_midnight_oil_is_an_action_of_the_model() {
 
 fn test_state(game: &str, seed: u32) -> State {
     State::new(&test_deal(game, seed))
-}
-
-/// Small games of Baker's Dozen (`games` of each size in `sizes`: ranks
-/// up to, columns), and positions along walks of `steps` from them, under
-/// forced, free and complete rules: `judge` sees each position with a
-/// plain search's verdict (`None`: past the search's cap). Shared by the
-/// pair and the triple tests.
-pub(super) fn judged_small_games(
-    rng: &mut u64,
-    sizes: &[(u8, usize)],
-    games: usize,
-    steps: usize,
-    mut judge: impl FnMut(&State, Option<bool>),
-) {
-    const CAP: usize = 50_000;
-    for &(up_to, columns) in sizes {
-        for _ in 0..games {
-            let dealt = small(variant("bd", 0), up_to, columns, 0, rng);
-            let rules = [
-                with(&dealt, Automatic::Every),
-                with(&dealt, Automatic::Safe),
-                complete(&dealt, Automatic::ReturnSafe),
-            ];
-            for start in rules {
-                walk_from(start, steps, rng, |state| {
-                    let plain = if state.returns {
-                        winnable_by_every_move(state, CAP)
-                    } else {
-                        winnable(state, CAP)
-                    };
-                    judge(state, plain);
-                });
-            }
-        }
-    }
 }
 
 /// Small games, and positions along walks from them: under each rule,

@@ -4,9 +4,9 @@
 //! of real deals, and real deals lost from the start.
 
 use super::super::super::testing::{walk, winnable};
-use super::super::tests::judged_small_games;
 use super::*;
 use crate::deal::test_deal;
+use crate::state::testing::judged_small_games;
 
 /// Small games, and positions along walks from them: under each rule,
 /// every position the triple test calls lost that a plain search decides

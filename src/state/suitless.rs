@@ -1,0 +1,466 @@
+//! Positions lost in the *suitless game*: Baker's Dozen with the suits of
+//! the cards that have moved forgotten, searched whole.
+//!
+//! Why: the tests of `lost.rs`, `pairs.rs` and `triples` ask which facts
+//! can ever hold together, never in what order things happen, and the
+//! tail of Baker's Dozen is lost by order: a Queen that must wait on its
+//! dealt place until a King is bared, while the cards that would bare it
+//! wait on that Queen. A search of the real game sees the order but is
+//! swamped by the ways the moved cards can be shuffled between hosts:
+//! with their suits forgotten, those ways collapse, and the search of
+//! what is left ends where the real one cannot (bd.78829: 809 000
+//! positions, 1.5 s; docs/hard-deals.md).
+//!
+//! # The game
+//!
+//! Building ignores suit in Baker's Dozen and an empty column takes
+//! nothing (`Build::AnySuit`, [`Rules::only_onto_higher`]). So every
+//! column is, from the bottom, its *fixed* cards (up to its topmost card
+//! lying on the floor or on a card it may not be built on: that card has
+//! never moved, nor has any card below it) and then a *run*: cards each
+//! one rank below the card under it, down from the fixed top's rank.
+//! A run's ranks follow from its length; only its suits are unknown once
+//! forgotten. A position of the suitless game is, per column, how many
+//! fixed cards are left and how long its run is; and per suit, how many
+//! cards are up. Its moves:
+//! - a run's top card onto another column whose top is one rank higher;
+//! - a fixed top card with no run on it onto such a column (the fixed
+//!   cards below it that were built on one another, as dealt, become the
+//!   column's run), or up when its suit's next card;
+//! - a run's top card up, when it has the rank of a suit's next card and
+//!   that card is not fixed (so it lies in some run: which one is
+//!   forgotten, so any run with a top of that rank may give it);
+//! - under xpat2's complete rules (SPEC §10), a foundation's top card onto
+//!   a column whose top is one rank higher.
+//!
+//! A card the real game plays up by itself (every card that can go up
+//! under forced rules; the safe ones in the free and complete searches,
+//! `automatic.rs`, a rule of the foundation alone) goes up at once in the
+//! suitless game too where the real position surely has it bare: a fixed
+//! top card with no run on it, or a run's top card that is the only card
+//! of its rank to have moved.
+//!
+//! # Why a lost suitless game proves the position lost
+//!
+//! Map each real position to the suitless position that counts its fixed
+//! cards, run lengths and foundation. Every real move is one of the
+//! moves above from that image, and leads to the image of where it
+//! leads: a card moved onto a host lies on a card one rank higher, so
+//! cards above the fixed ones always form a run, and a card that leaves
+//! a run lowers its length by one (the fixed cards do not change: a card
+//! put back where it was dealt lies on a card it may be built on, so it
+//! counts in the run); a fixed top card can move only with nothing on
+//! it; a run's top card that goes up is its suit's next card, not fixed.
+//! A real move is followed by every card its rule plays up: those the
+//! suitless game plays up at once are among them (bare in the real
+//! position, their suit's next, and the rule the same), and the others
+//! are moves of it, so the image of the position reached is reachable. By induction every real play is a play
+//! of the suitless game from the image of the start, and a real win
+//! (every card up) is a suitless win. When the suitless game is searched
+//! whole and never wins, the real position is lost, under forced, free
+//! and complete rules alike.
+//!
+//! The tests hold this to the game: along random walks of real deals the
+//! image of every position reached is a suitless position the search
+//! reaches; on small games searched whole, no position a plain search
+//! wins is found lost.
+//!
+//! [`Rules::only_onto_higher`]: crate::rules::Rules::only_onto_higher
+
+use rustc_hash::FxHashSet;
+
+use super::automatic::Automatic;
+use super::{FLOOR, State};
+use crate::cards::{CARDS, Card, KING, SUITS, card_of, rank, suit};
+use crate::rules::Build;
+
+/// The most columns the packed form holds: Baker's Dozen's 13.
+const COLUMNS: usize = 13;
+/// The most fixed cards a column may hold (3 bits).
+const MOST_FIXED: usize = 7;
+
+/// A suitless position, packed: per column 3 bits of fixed cards and 4
+/// of run, per suit 4 bits of cards up.
+type Packed = u128;
+
+/// A suitless position (the module doc).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Position {
+    fixed: [u8; COLUMNS],
+    run: [u8; COLUMNS],
+    up: [u8; SUITS],
+}
+
+/// What a search of the suitless game ends with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Suitless {
+    /// Searched whole, never won: the real position is lost.
+    Lost {
+        /// Suitless positions reached.
+        positions: usize,
+    },
+    /// Won (which proves nothing of the real game), or stopped at a
+    /// limit, or a game it does not describe.
+    Open {
+        /// Suitless positions reached.
+        positions: usize,
+    },
+}
+
+impl Suitless {
+    /// Whether the real position was proven lost.
+    pub fn is_lost(self) -> bool {
+        matches!(self, Suitless::Lost { .. })
+    }
+
+    /// Suitless positions reached.
+    pub fn positions(self) -> usize {
+        match self {
+            Suitless::Lost { positions } | Suitless::Open { positions } => positions,
+        }
+    }
+}
+
+/// How many of the first `n` cards of `column` (bottom first) are fixed:
+/// up to the topmost lying on the floor or on a card it may not be built
+/// on under `state`'s rules.
+fn fixed_count(state: &State, column: &[Card], n: usize) -> usize {
+    let build = state.rules().build;
+    (1..=n)
+        .rev()
+        .find(|&k| k == 1 || !build.allows(column[k - 1], column[k - 2]))
+        .unwrap_or(0)
+}
+
+/// The suitless game of one real position: its columns' fixed cards,
+/// which only ever shrink, and its rules.
+struct Game {
+    /// Each column's bottom card: the column's name, whatever it holds.
+    bottoms: Vec<Card>,
+    /// Each column's fixed cards, bottom first.
+    fixed: Vec<Vec<Card>>,
+    /// `lower[i][n]`: the fixed cards of column `i` once all but its first
+    /// `n` have left it (those of them built on one another as dealt,
+    /// below the topmost left, count in the run then).
+    lower: Vec<Vec<u8>>,
+    /// Which cards the real game plays up by itself.
+    automatic: Automatic,
+    build: Build,
+    /// A foundation's top card may come back (SPEC §10).
+    returns: bool,
+}
+
+impl Game {
+    /// The game of `state` and its image, or `None` where the suitless
+    /// game does not describe the real one.
+    fn of(state: &State) -> Option<(Game, Position)> {
+        let rules = state.rules();
+        if rules.build != Build::AnySuit || !rules.only_onto_higher() {
+            return None;
+        }
+        let columns = state.columns();
+        if columns.len() > COLUMNS {
+            return None;
+        }
+        let mut game = Game {
+            bottoms: Vec::with_capacity(columns.len()),
+            fixed: Vec::with_capacity(columns.len()),
+            lower: Vec::with_capacity(columns.len()),
+            automatic: state.automatic,
+            build: rules.build,
+            returns: state.returns(),
+        };
+        for column in &columns {
+            let count = fixed_count(state, column, column.len());
+            if count > MOST_FIXED || column.len() - count > 15 {
+                return None;
+            }
+            game.bottoms.push(column[0]);
+            game.fixed.push(column[..count].to_vec());
+            game.lower.push(
+                (0..=count)
+                    .map(|n| fixed_count(state, column, n) as u8)
+                    .collect(),
+            );
+        }
+        let mut image = game.image(state);
+        game.settle(&mut image);
+        Some((game, image))
+    }
+
+    /// The suitless position of `state`, a position reached from the one
+    /// this game is of.
+    fn image(&self, state: &State) -> Position {
+        let mut image = Position {
+            fixed: [0; COLUMNS],
+            run: [0; COLUMNS],
+            up: state.foundation(),
+        };
+        for (i, &bottom) in self.bottoms.iter().enumerate() {
+            if state.below(bottom) != FLOOR {
+                continue;
+            }
+            let mut column = vec![bottom];
+            while let Some(next) = state.above(*column.last().expect("a card")) {
+                column.push(next);
+            }
+            let count = fixed_count(state, &column, column.len());
+            image.fixed[i] = count as u8;
+            image.run[i] = (column.len() - count) as u8;
+        }
+        image
+    }
+
+    fn pack(&self, p: &Position) -> Packed {
+        let mut packed: Packed = 0;
+        for i in 0..self.fixed.len() {
+            packed = packed << 7 | Packed::from(p.fixed[i]) << 4 | Packed::from(p.run[i]);
+        }
+        for s in 0..SUITS {
+            packed = packed << 4 | Packed::from(p.up[s]);
+        }
+        packed
+    }
+
+    fn unpack(&self, mut packed: Packed) -> Position {
+        let mut p = Position {
+            fixed: [0; COLUMNS],
+            run: [0; COLUMNS],
+            up: [0; SUITS],
+        };
+        for s in (0..SUITS).rev() {
+            p.up[s] = (packed & 0xF) as u8;
+            packed >>= 4;
+        }
+        for i in (0..self.fixed.len()).rev() {
+            p.run[i] = (packed & 0xF) as u8;
+            p.fixed[i] = (packed >> 4 & 0x7) as u8;
+            packed >>= 7;
+        }
+        p
+    }
+
+    /// Column `i`'s fixed top card, if it has fixed cards.
+    fn fixed_top(&self, p: &Position, i: usize) -> Option<Card> {
+        let n = p.fixed[i] as usize;
+        (n > 0).then(|| self.fixed[i][n - 1])
+    }
+
+    /// The rank of column `i`'s top card (its run's, or its fixed top's),
+    /// if the column holds any card.
+    fn top_rank(&self, p: &Position, i: usize) -> Option<u8> {
+        self.fixed_top(p, i).map(|card| rank(card) - p.run[i])
+    }
+
+    /// Column `i`'s fixed top card leaves it (a run is on it no more).
+    fn take_fixed_top(&self, p: &mut Position, i: usize) {
+        let n = p.fixed[i] as usize - 1;
+        p.fixed[i] = self.lower[i][n];
+        p.run[i] = (n - p.fixed[i] as usize) as u8;
+    }
+
+    /// Plays up every card the real game would surely have played up by
+    /// itself (the module doc), until none is left.
+    fn settle(&self, p: &mut Position) {
+        if self.automatic == Automatic::Nothing {
+            return;
+        }
+        loop {
+            let mut any = false;
+            let fixed = self.fixed_cards(p);
+            for i in 0..self.fixed.len() {
+                let Some(top) = self.top_rank(p, i) else {
+                    continue;
+                };
+                let card = if p.run[i] == 0 {
+                    self.fixed[i][p.fixed[i] as usize - 1]
+                } else {
+                    // The only card of its rank that has moved, if it is.
+                    let mut moved = (0..SUITS as u8)
+                        .map(|s| card_of(top, s))
+                        .filter(|&c| fixed >> c & 1 == 0 && rank(c) > p.up[suit(c) as usize]);
+                    match (moved.next(), moved.next()) {
+                        (Some(card), None) => card,
+                        _ => continue,
+                    }
+                };
+                let s = suit(card) as usize;
+                if rank(card) == p.up[s] + 1 && self.automatic.plays_up(self.build, &p.up, card) {
+                    p.up[s] += 1;
+                    if p.run[i] == 0 {
+                        self.take_fixed_top(p, i);
+                    } else {
+                        p.run[i] -= 1;
+                    }
+                    any = true;
+                    break;
+                }
+            }
+            if !any {
+                return;
+            }
+        }
+    }
+
+    /// The fixed cards of `p`, a bit per card.
+    fn fixed_cards(&self, p: &Position) -> u64 {
+        let mut cards = 0u64;
+        for (i, fixed) in self.fixed.iter().enumerate() {
+            for &card in &fixed[..p.fixed[i] as usize] {
+                cards |= 1 << card;
+            }
+        }
+        cards
+    }
+
+    /// Calls `f` with each position one move of `p` leads to, settled.
+    fn for_each_child(&self, p: &Position, mut f: impl FnMut(Position)) {
+        let columns = self.fixed.len();
+        let tops: [Option<u8>; COLUMNS] = std::array::from_fn(|i| {
+            if i < columns {
+                self.top_rank(p, i)
+            } else {
+                None
+            }
+        });
+        let onto = |rank: u8, except: usize| {
+            (0..columns).filter(move |&j| j != except && tops[j] == Some(rank + 1))
+        };
+        let fixed_cards = self.fixed_cards(p);
+        let mut settled = |mut child: Position| {
+            self.settle(&mut child);
+            f(child);
+        };
+        // Onto hosts.
+        for (i, top) in tops.iter().enumerate().take(columns) {
+            let Some(top) = *top else { continue };
+            if top == KING {
+                continue;
+            }
+            for j in onto(top, i) {
+                let mut child = *p;
+                if p.run[i] > 0 {
+                    child.run[i] -= 1;
+                } else {
+                    self.take_fixed_top(&mut child, i);
+                }
+                child.run[j] += 1;
+                settled(child);
+            }
+        }
+        if self.returns {
+            for s in 0..SUITS as u8 {
+                let height = p.up[s as usize];
+                if height == 0 || height == KING {
+                    continue;
+                }
+                for j in onto(height, usize::MAX) {
+                    let mut child = *p;
+                    child.up[s as usize] -= 1;
+                    child.run[j] += 1;
+                    settled(child);
+                }
+            }
+        }
+        // Up.
+        for (i, top) in tops.iter().enumerate().take(columns) {
+            let Some(top) = *top else { continue };
+            if p.run[i] == 0 {
+                let card = self.fixed[i][p.fixed[i] as usize - 1];
+                if rank(card) == p.up[suit(card) as usize] + 1 {
+                    let mut child = *p;
+                    child.up[suit(card) as usize] += 1;
+                    self.take_fixed_top(&mut child, i);
+                    settled(child);
+                }
+                continue;
+            }
+            for s in 0..SUITS as u8 {
+                if p.up[s as usize] + 1 == top && fixed_cards >> card_of(top, s) & 1 == 0 {
+                    let mut child = *p;
+                    child.run[i] -= 1;
+                    child.up[s as usize] += 1;
+                    settled(child);
+                }
+            }
+        }
+    }
+}
+
+/// Searches the suitless game of `state` whole, the positions with most
+/// cards up first (a win, which proves nothing, is found sooner; a loss
+/// needs every position anyway), unless it wins, reaches more than `most`
+/// positions or `stopped` says so (asked every few thousand positions).
+pub fn suitless(state: &State, most: usize, stopped: impl Fn() -> bool) -> Suitless {
+    let Some((game, start)) = Game::of(state) else {
+        return Suitless::Open { positions: 0 };
+    };
+    let mut seen: FxHashSet<Packed> = FxHashSet::default();
+    // Positions to expand, by cards up; the last found first among equals.
+    let mut by_score: Vec<Vec<Packed>> = vec![Vec::new(); CARDS + 1];
+    let score = |p: &Position| p.up.iter().sum::<u8>() as usize;
+    let packed = game.pack(&start);
+    seen.insert(packed);
+    by_score[score(&start)].push(packed);
+    let mut best = score(&start);
+    let mut expanded = 0usize;
+    // Set when memory for more positions could not be had: the search
+    // stops there, never aborts the process (a search under a memory
+    // limit goes on, with this memory given back).
+    let mut refused = false;
+    loop {
+        while best > 0 && by_score[best].is_empty() {
+            best -= 1;
+        }
+        let Some(packed) = by_score[best].pop() else {
+            break;
+        };
+        let p = game.unpack(packed);
+        if p.up.iter().all(|&h| h == KING) {
+            return Suitless::Open {
+                positions: seen.len(),
+            };
+        }
+        expanded += 1;
+        if refused || seen.len() > most || (expanded.is_multiple_of(4096) && stopped()) {
+            return Suitless::Open {
+                positions: seen.len(),
+            };
+        }
+        // Room for every child, asked for before it is needed.
+        if seen.capacity() - seen.len() < 64 && seen.try_reserve(seen.len().max(1024)).is_err() {
+            return Suitless::Open {
+                positions: seen.len(),
+            };
+        }
+        game.for_each_child(&p, |child| {
+            let packed = game.pack(&child);
+            if refused || !seen.insert(packed) {
+                return;
+            }
+            let up = score(&child);
+            let bucket = &mut by_score[up];
+            if bucket.len() == bucket.capacity()
+                && bucket.try_reserve(bucket.len().max(1024)).is_err()
+            {
+                refused = true;
+                return;
+            }
+            bucket.push(packed);
+            best = best.max(up);
+        });
+    }
+    // Lost only when every position found was expanded.
+    if refused {
+        Suitless::Open {
+            positions: seen.len(),
+        }
+    } else {
+        Suitless::Lost {
+            positions: seen.len(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,32 @@
+//! The suitless game through the real binary: bd.78829, which no search
+//! had decided (undecided at 10 s by both searches, and by the free one
+//! at 60 s), proven lost from the start by the usual search and by
+//! `--components`, and undecided without it (`--no-suitless`).
+
+mod common;
+
+use common::{TempDir, arg, run};
+
+#[test]
+fn the_suitless_game_proves_a_deal_lost_that_the_searches_leave() {
+    let tmp = TempDir::new("suitless-78829");
+    let file = tmp.join("x.sol");
+    for extra in [None, Some("--components")] {
+        let mut args = vec!["bd.78829", "-search", arg(&file)];
+        args.extend(extra);
+        let r = run(args);
+        assert_eq!(r.verdict(), ("INSOLUBLE", 2), "{extra:?}: {r:?}");
+        assert!(r.stdout.contains("lost from the start"), "{r:?}");
+        assert!(!file.exists());
+    }
+    let without = run([
+        "bd.78829",
+        "-search",
+        arg(&file),
+        "--no-suitless",
+        "--timeout",
+        "3",
+    ]);
+    assert_eq!(without.verdict(), ("ECHEC", 1), "{without:?}");
+    assert!(!file.exists());
+}
