@@ -101,6 +101,9 @@ fn components_run_out_of_memory_without_an_abort() {
                 jobs,
                 "--timeout",
                 "20",
+                // The search over components is what runs out here; the
+                // suitless game before it has its own case below.
+                "--no-suitless",
             ],
         );
         let case = format!("{deal} {rules}, {headroom_mb} MB, --jobs {jobs}");
@@ -113,6 +116,37 @@ fn components_run_out_of_memory_without_an_abort() {
             ("ECHEC", 1) => assert!(r.reason().contains("out of memory"), "{case}: {r:?}"),
             _ => panic!("{case}: {r:?}"),
         }
+        assert_empty(dir.path());
+    }
+}
+
+/// The suitless game refused memory (`try_reserve`) stops, and the search
+/// goes on: bd.78829, which it proves lost in some 600 000 positions
+/// (about 10 MB), with a few megabytes to spare ends `INSOLUBLE` or
+/// `ECHEC`, never killed.
+#[test]
+fn the_suitless_game_short_of_memory_never_aborts() {
+    let start = least_memory_to_start();
+    let dir = TempDir::new("oom-suitless");
+    let out = dir.join("x.sol");
+    for headroom_mb in [2, 6] {
+        let r = run_limited(
+            start + headroom_mb * 1024,
+            [
+                "bd.78829",
+                "-search",
+                arg(&out),
+                "--jobs",
+                "1",
+                "--timeout",
+                "20",
+            ],
+        );
+        let verdict = r.verdict();
+        assert!(
+            verdict == ("INSOLUBLE", 2) || verdict == ("ECHEC", 1),
+            "{headroom_mb} MB: {r:?}"
+        );
         assert_empty(dir.path());
     }
 }
