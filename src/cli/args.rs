@@ -83,9 +83,10 @@ pub(super) struct RawArgs {
     /// cards wanting one host at once: docs/rules-and-proofs.md), and the
     /// triple test a long search asks of its start and --components of
     /// its large subtrees (three cards, two hosts), and the suitless game
-    /// a long search plays out from its start (the game with the suits of
-    /// moved cards forgotten), so that a proof that used them can be
-    /// confirmed without them (slower)
+    /// a long search plays out from its start and --components from its
+    /// large subtrees (the game with the suits of moved cards forgotten),
+    /// so that a proof that used them can be confirmed without them
+    /// (slower)
     #[arg(long, help_heading = LIMITS)]
     pub no_pairs: bool,
 
@@ -100,7 +101,9 @@ pub(super) struct RawArgs {
     /// of moved cards forgotten, searched whole for a proof of loss: see
     /// docs/rules-and-proofs.md), which a long search asks of its start
     /// after the rollouts, for half the time left (5 s without
-    /// --timeout); --no-pairs leaves it out too
+    /// --timeout), and --components of its large subtrees the triple
+    /// test passed (a quarter of the time at most); --no-pairs leaves it
+    /// out too
     #[arg(long, help_heading = LIMITS)]
     pub no_suitless: bool,
 

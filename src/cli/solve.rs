@@ -14,7 +14,7 @@ use super::{EXIT_ECHEC, EXIT_INSOLUBLE, EXIT_SUCCES, export, page};
 use xpat_solver::check::Verdict;
 use xpat_solver::foundation::Foundation;
 use xpat_solver::rules::GameId;
-use xpat_solver::search::components::{self, Answer, Expansion};
+use xpat_solver::search::components::{self, Answer, Cuts, Expansion};
 use xpat_solver::search::layered::{self, Spill};
 use xpat_solver::search::{
     self, BYTES_PER_POSITION, Length, Limit, Limits, MAX_STATES, Outcome, Report, Stats,
@@ -217,14 +217,19 @@ fn summary(id: GameId, s: &Stats) -> String {
 }
 
 /// The summary of a `--components` search: names stored, components
-/// expanded, positions listed, components the triple test cut (when it
-/// cut some), time and memory.
-fn components_summary(id: GameId, s: &Stats, listed: u64, cut: u64) -> String {
+/// expanded, positions listed, components the triple test and the
+/// suitless game cut (those that cut some), time and memory.
+fn components_summary(id: GameId, s: &Stats, listed: u64, cut: Cuts) -> String {
     let peak = xpat_solver::memory::peak().unwrap_or(0);
-    let cut = match cut {
-        0 => String::new(),
-        1 => ", 1 component cut by the triple test".into(),
-        n => format!(", {n} components cut by the triple test"),
+    let components = |n| if n == 1 { "component" } else { "components" };
+    let cut = match (cut.triples, cut.suitless) {
+        (0, 0) => String::new(),
+        (t, 0) => format!(", {t} {} cut by the triple test", components(t)),
+        (0, g) => format!(", {g} {} cut by the suitless game", components(g)),
+        (t, g) => format!(
+            ", {t} {} cut by the triple test, {g} by the suitless game",
+            components(t)
+        ),
     };
     format!(
         "{id}: {} component names stored, {} components expanded, {} positions listed{cut}, {:.3} s, peak memory {} MB",

@@ -49,7 +49,7 @@ pub use key::{Key, KeyDecoder};
 pub use lost::{Inversions, Survey};
 pub use moves::{Dest, Illegal, Move};
 pub use pairs::{Pairs, Triples};
-pub use suitless::{Suitless, suitless};
+pub use suitless::{Memo as SuitlessMemo, Suitless, suitless};
 pub use written::{as_replayed, free_form, searched_from, written_out, written_out_from};
 
 /// Where a card lies, when not on another card. Card numbers are `0..52`.

@@ -145,7 +145,6 @@ struct Game {
     lower: Vec<Vec<u8>>,
     /// Which cards the real game plays up by itself.
     automatic: Automatic,
-    build: Build,
     /// A foundation's top card may come back (SPEC §10).
     returns: bool,
 }
@@ -167,7 +166,6 @@ impl Game {
             fixed: Vec::with_capacity(columns.len()),
             lower: Vec::with_capacity(columns.len()),
             automatic: state.automatic,
-            build: rules.build,
             returns: state.returns(),
         };
         for column in &columns {
@@ -184,7 +182,8 @@ impl Game {
             );
         }
         let mut image = game.image(state);
-        game.settle(&mut image);
+        let fixed = game.fixed_cards(&image);
+        game.settle(&mut image, fixed);
         Some((game, image))
     }
 
@@ -252,28 +251,36 @@ impl Game {
         self.fixed_top(p, i).map(|card| rank(card) - p.run[i])
     }
 
-    /// Column `i`'s fixed top card leaves it (a run is on it no more).
-    fn take_fixed_top(&self, p: &mut Position, i: usize) {
+    /// Column `i`'s fixed top card leaves it (a run is on it no more);
+    /// `fixed`, the fixed cards of `p` a bit per card, loses it and those
+    /// that join the run.
+    fn take_fixed_top(&self, p: &mut Position, i: usize, fixed: &mut u64) {
         let n = p.fixed[i] as usize - 1;
-        p.fixed[i] = self.lower[i][n];
-        p.run[i] = (n - p.fixed[i] as usize) as u8;
+        let left = self.lower[i][n] as usize;
+        for &card in &self.fixed[i][left..=n] {
+            *fixed &= !(1 << card);
+        }
+        p.fixed[i] = left as u8;
+        p.run[i] = (n - left) as u8;
     }
 
     /// Plays up every card the real game would surely have played up by
-    /// itself (the module doc), until none is left.
-    fn settle(&self, p: &mut Position) {
+    /// itself (the module doc), until none is left; `fixed` holds the
+    /// fixed cards of `p` (`fixed_cards`).
+    fn settle(&self, p: &mut Position, mut fixed: u64) {
+        debug_assert_eq!(fixed, self.fixed_cards(p));
         if self.automatic == Automatic::Nothing {
             return;
         }
         loop {
             let mut any = false;
-            let fixed = self.fixed_cards(p);
             for i in 0..self.fixed.len() {
-                let Some(top) = self.top_rank(p, i) else {
+                let Some(fixed_top) = self.fixed_top(p, i) else {
                     continue;
                 };
+                let top = rank(fixed_top) - p.run[i];
                 let card = if p.run[i] == 0 {
-                    self.fixed[i][p.fixed[i] as usize - 1]
+                    fixed_top
                 } else {
                     // The only card of its rank that has moved, if it is.
                     let mut moved = (0..SUITS as u8)
@@ -285,10 +292,11 @@ impl Game {
                     }
                 };
                 let s = suit(card) as usize;
-                if rank(card) == p.up[s] + 1 && self.automatic.plays_up(self.build, &p.up, card) {
+                if rank(card) == p.up[s] + 1 && self.automatic.plays_up(Build::AnySuit, &p.up, card)
+                {
                     p.up[s] += 1;
                     if p.run[i] == 0 {
-                        self.take_fixed_top(p, i);
+                        self.take_fixed_top(p, i, &mut fixed);
                     } else {
                         p.run[i] -= 1;
                     }
@@ -327,8 +335,8 @@ impl Game {
             (0..columns).filter(move |&j| j != except && tops[j] == Some(rank + 1))
         };
         let fixed_cards = self.fixed_cards(p);
-        let mut settled = |mut child: Position| {
-            self.settle(&mut child);
+        let mut settled = |mut child: Position, fixed: u64| {
+            self.settle(&mut child, fixed);
             f(child);
         };
         // Onto hosts.
@@ -338,14 +346,14 @@ impl Game {
                 continue;
             }
             for j in onto(top, i) {
-                let mut child = *p;
+                let (mut child, mut fixed) = (*p, fixed_cards);
                 if p.run[i] > 0 {
                     child.run[i] -= 1;
                 } else {
-                    self.take_fixed_top(&mut child, i);
+                    self.take_fixed_top(&mut child, i, &mut fixed);
                 }
                 child.run[j] += 1;
-                settled(child);
+                settled(child, fixed);
             }
         }
         if self.returns {
@@ -358,20 +366,21 @@ impl Game {
                     let mut child = *p;
                     child.up[s as usize] -= 1;
                     child.run[j] += 1;
-                    settled(child);
+                    settled(child, fixed_cards);
                 }
             }
         }
         // Up.
         for (i, top) in tops.iter().enumerate().take(columns) {
-            let Some(top) = *top else { continue };
+            let (Some(top), Some(fixed_top)) = (*top, self.fixed_top(p, i)) else {
+                continue;
+            };
             if p.run[i] == 0 {
-                let card = self.fixed[i][p.fixed[i] as usize - 1];
-                if rank(card) == p.up[suit(card) as usize] + 1 {
-                    let mut child = *p;
-                    child.up[suit(card) as usize] += 1;
-                    self.take_fixed_top(&mut child, i);
-                    settled(child);
+                if rank(fixed_top) == p.up[suit(fixed_top) as usize] + 1 {
+                    let (mut child, mut fixed) = (*p, fixed_cards);
+                    child.up[suit(fixed_top) as usize] += 1;
+                    self.take_fixed_top(&mut child, i, &mut fixed);
+                    settled(child, fixed);
                 }
                 continue;
             }
@@ -380,7 +389,7 @@ impl Game {
                     let mut child = *p;
                     child.run[i] -= 1;
                     child.up[s as usize] += 1;
-                    settled(child);
+                    settled(child, fixed_cards);
                 }
             }
         }
@@ -395,14 +404,98 @@ pub fn suitless(state: &State, most: usize, stopped: impl Fn() -> bool) -> Suitl
     let Some((game, start)) = Game::of(state) else {
         return Suitless::Open { positions: 0 };
     };
+    search(&game, &start, most, &stopped, &FxHashSet::default()).0
+}
+
+/// The suitless game of one deal asked again and again, from the
+/// positions a real search reaches, with every suitless position it has
+/// proven lost remembered: a later search that meets one goes no further
+/// there, and a real position whose image is one is lost without a
+/// search. Why: the searches of a deal's subtrees meet the same
+/// suitless positions (bd.1649: the same game of 165 000 positions
+/// proven lost twice in 30 s), and what one proved lost is lost for all
+/// (every position a lost search reached is lost: it reaches no win).
+pub struct Memo {
+    game: Game,
+    lost: FxHashSet<Packed>,
+}
+
+/// The most lost positions a [`Memo`] keeps (some 40 MB): past it, it
+/// is emptied and starts again.
+const MEMO_KEPT: usize = 2_000_000;
+
+impl Memo {
+    /// The memo of the deal `root` is a position of, or `None` where the
+    /// suitless game does not describe it (not Baker's Dozen).
+    pub fn new(root: &State) -> Option<Memo> {
+        let (game, _) = Game::of(root)?;
+        Some(Memo {
+            game,
+            lost: FxHashSet::default(),
+        })
+    }
+
+    /// The settled image of `state`, a position reached from the root.
+    fn start(&self, state: &State) -> Position {
+        let mut image = self.game.image(state);
+        let fixed = self.game.fixed_cards(&image);
+        self.game.settle(&mut image, fixed);
+        image
+    }
+
+    /// Whether `state`'s image was proven lost by an earlier search: a
+    /// lookup, no search.
+    pub fn known_lost(&self, state: &State) -> bool {
+        !self.lost.is_empty() && self.lost.contains(&self.game.pack(&self.start(state)))
+    }
+
+    /// [`suitless`] from `state`, a position reached from the root, with
+    /// what earlier searches proved lost; what this one proves lost is
+    /// remembered.
+    pub fn search(&mut self, state: &State, most: usize, stopped: impl Fn() -> bool) -> Suitless {
+        let start = self.start(state);
+        let (found, seen) = search(&self.game, &start, most, &stopped, &self.lost);
+        if found.is_lost() {
+            if self.lost.len() + seen.len() > MEMO_KEPT {
+                self.lost.clear();
+            }
+            // Memory refused: what is kept stays, the rest is forgotten.
+            if self.lost.try_reserve(seen.len()).is_ok() {
+                self.lost.extend(seen);
+            }
+        }
+        found
+    }
+}
+
+/// The search of [`suitless`] from `start`, going no further at the
+/// positions of `lost`; with the positions it reached.
+fn search(
+    game: &Game,
+    start: &Position,
+    most: usize,
+    stopped: &dyn Fn() -> bool,
+    lost: &FxHashSet<Packed>,
+) -> (Suitless, FxHashSet<Packed>) {
     let mut seen: FxHashSet<Packed> = FxHashSet::default();
+    let open = |seen: FxHashSet<Packed>| {
+        (
+            Suitless::Open {
+                positions: seen.len(),
+            },
+            seen,
+        )
+    };
+    let packed = game.pack(start);
+    if lost.contains(&packed) {
+        return (Suitless::Lost { positions: 0 }, seen);
+    }
     // Positions to expand, by cards up; the last found first among equals.
     let mut by_score: Vec<Vec<Packed>> = vec![Vec::new(); CARDS + 1];
     let score = |p: &Position| p.up.iter().sum::<u8>() as usize;
-    let packed = game.pack(&start);
     seen.insert(packed);
-    by_score[score(&start)].push(packed);
-    let mut best = score(&start);
+    by_score[score(start)].push(packed);
+    let mut best = score(start);
     let mut expanded = 0usize;
     // Set when memory for more positions could not be had: the search
     // stops there, never aborts the process (a search under a memory
@@ -417,25 +510,19 @@ pub fn suitless(state: &State, most: usize, stopped: impl Fn() -> bool) -> Suitl
         };
         let p = game.unpack(packed);
         if p.up.iter().all(|&h| h == KING) {
-            return Suitless::Open {
-                positions: seen.len(),
-            };
+            return open(seen);
         }
         expanded += 1;
         if refused || seen.len() > most || (expanded.is_multiple_of(4096) && stopped()) {
-            return Suitless::Open {
-                positions: seen.len(),
-            };
+            return open(seen);
         }
         // Room for every child, asked for before it is needed.
         if seen.capacity() - seen.len() < 64 && seen.try_reserve(seen.len().max(1024)).is_err() {
-            return Suitless::Open {
-                positions: seen.len(),
-            };
+            return open(seen);
         }
         game.for_each_child(&p, |child| {
             let packed = game.pack(&child);
-            if refused || !seen.insert(packed) {
+            if refused || lost.contains(&packed) || !seen.insert(packed) {
                 return;
             }
             let up = score(&child);
@@ -452,13 +539,14 @@ pub fn suitless(state: &State, most: usize, stopped: impl Fn() -> bool) -> Suitl
     }
     // Lost only when every position found was expanded.
     if refused {
-        Suitless::Open {
-            positions: seen.len(),
-        }
+        open(seen)
     } else {
-        Suitless::Lost {
-            positions: seen.len(),
-        }
+        (
+            Suitless::Lost {
+                positions: seen.len(),
+            },
+            seen,
+        )
     }
 }
 

@@ -305,6 +305,20 @@ pub(super) fn judged_small_games(
     steps: usize,
     mut judge: impl FnMut(&State, Option<bool>),
 ) {
+    judged_small_walks(rng, sizes, games, steps, |_, state, plain| {
+        judge(state, plain)
+    });
+}
+
+/// [`judged_small_games`], `judge` seeing too the start of the walk each
+/// position is on (what a search of that position's deal starts from).
+pub(super) fn judged_small_walks(
+    rng: &mut u64,
+    sizes: &[(u8, usize)],
+    games: usize,
+    steps: usize,
+    mut judge: impl FnMut(&State, &State, Option<bool>),
+) {
     const CAP: usize = 50_000;
     for &(up_to, columns) in sizes {
         for _ in 0..games {
@@ -315,13 +329,14 @@ pub(super) fn judged_small_games(
                 complete(&dealt, Automatic::ReturnSafe),
             ];
             for start in rules {
+                let root = start.clone();
                 walk_from(start, steps, rng, |state| {
                     let plain = if state.returns {
                         winnable_by_every_move(state, CAP)
                     } else {
                         winnable(state, CAP)
                     };
-                    judge(state, plain);
+                    judge(&root, state, plain);
                 });
             }
         }

@@ -12,11 +12,11 @@ pub(super) struct Frame {
     pub(super) children: Vec<(State, Vec<Move>)>,
     /// Moves from the start to this component's first position.
     pub(super) depth: usize,
-    /// The component's first position, for the triple test.
+    /// The component's first position, for the tests of loss.
     pub(super) first: State,
     /// The thread's count of components expanded when this one was.
     pub(super) entered: u64,
-    /// Whether the triple test has been asked of it.
+    /// Whether the tests of loss have been asked of it.
     pub(super) tested: bool,
 }
 
@@ -54,8 +54,8 @@ pub(super) fn next(frames: &mut Vec<Frame>, path: &mut Vec<Move>) -> Option<Stat
     }
 }
 
-/// Asks the triple test of the components whose subtrees have grown
-/// large: each frame once, when [`SUBTREE_FOR_TRIPLES`] components have been
+/// Asks the triple test, then the suitless game (`Losses::proven_lost`),
+/// of the components whose subtrees have grown large: each frame once, when [`SUBTREE_FOR_TRIPLES`] components have been
 /// expanded since it was (`expanded` is the thread's count now), the
 /// nearest the start first. A component the test finds lost is left with
 /// all it has not entered yet: every position reachable from a lost one
@@ -65,11 +65,11 @@ pub(super) fn next(frames: &mut Vec<Frame>, path: &mut Vec<Move>) -> Option<Stat
 /// dives pass near the start again and again, and the exhaustive search
 /// may meet a component a dive cut.
 ///
-/// Why not every component: the test costs tens of milliseconds, two
-/// hundred expansions, and most components' subtrees are smaller than
-/// that; a subtree that grows past it is one the test may cut whole.
-/// Each frame is asked once, so the test's cost stays a share of the
-/// search's.
+/// Why not every component: the triple test costs tens of milliseconds,
+/// two hundred expansions, and most components' subtrees are smaller
+/// than that; a subtree that grows past it is one the test may cut
+/// whole. Each frame is asked once, so the test's cost stays a share of
+/// the search's (the suitless game, dearer, keeps to a share of its own).
 pub(super) fn cut_lost(frames: &mut Vec<Frame>, expanded: u64, lost: &mut Losses) {
     for i in 0..frames.len() {
         let frame = &mut frames[i];
@@ -77,7 +77,7 @@ pub(super) fn cut_lost(frames: &mut Vec<Frame>, expanded: u64, lost: &mut Losses
             continue;
         }
         frame.tested = true;
-        if lost.by_triples(&frame.first) {
+        if lost.proven_lost(&frame.first) {
             for cut in frames.drain(i..) {
                 lost.cut(Class::of(&cut.first).name);
             }

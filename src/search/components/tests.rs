@@ -11,7 +11,7 @@ use super::{Class, Expander, Expansion, Failure, Names, exits, is_host_move, sea
 use crate::cards::{KING, SUITS, card_of};
 use crate::search::{Limits, Outcome};
 use crate::state::testing::{small_forced, small_free, walk, walk_free, winnable, xorshift};
-use crate::state::{Key, Move, State, Triples};
+use crate::state::{Key, Move, State, SuitlessMemo, Triples, suitless};
 
 /// The most positions a plain search of a small game may hold.
 const CAP: usize = 200_000;
@@ -303,6 +303,42 @@ fn a_large_component_lost_by_triples_is_not_expanded() {
     let expanded = without.expand(&position, &|| false).expect("expanded");
     assert!(!expanded.children.is_empty());
     assert_eq!(without.lost.triple_tests, 0);
+}
+
+#[test]
+fn a_component_lost_in_the_suitless_game_is_cut_and_remembered() {
+    // bd.1865 is lost in the suitless game from the start, not by
+    // triples: a position of a walk of it in a component of several
+    // positions that triples pass and the suitless game finds lost.
+    let root = State::new(&crate::deal::test_deal("bd", 1865));
+    let lost_in_suitless = |p: &State| suitless(p, 200_000, || false).is_lost();
+    let mut found = None;
+    walk("bd", 1865, 200, &mut 0x2B_u64, |p| {
+        if found.is_none()
+            && Class::of(p).size >= 4
+            && !Triples::default().is_lost(p)
+            && lost_in_suitless(p)
+        {
+            found = Some(p.clone());
+        }
+    });
+    let position = found.expect("a component lost in the suitless game alone");
+    let names = Names::new();
+    let mut expander = Expander::new(&names, usize::MAX, Expansion::MovesOut, true);
+    expander.lost.suitless = SuitlessMemo::new(&root);
+    let expanded = expander.expand(&position, &|| false).expect("expanded");
+    assert!(expanded.children.is_empty() && expanded.won.is_none());
+    let lost = &expander.lost;
+    assert_eq!((lost.triple_cuts, lost.suitless_cuts), (0, 1));
+    assert!(lost.met(&Class::of(&position).name));
+    // Remembered: the position's image is known lost without a search.
+    let memo = lost.suitless.as_ref().expect("set above");
+    assert!(memo.known_lost(&position));
+    assert!(!SuitlessMemo::new(&root).expect("bd").known_lost(&position));
+    // Without the memo the triple test alone passes it: children found.
+    let mut without = Expander::new(&names, usize::MAX, Expansion::MovesOut, true);
+    let expanded = without.expand(&position, &|| false).expect("expanded");
+    assert!(!expanded.children.is_empty());
 }
 
 /// The names of the components the moves out of `position`'s component

@@ -18,10 +18,11 @@ use std::time::{Duration, Instant};
 use super::dives::{Dived, Dives};
 use super::stack::{Frame, cut_lost, next};
 use super::{
-    Class, Expander, Expansion, Failure, LISTED_BYTES, MISMATCH, Names, PROGRESS_EVERY, Searched,
+    Class, Cuts, Expander, Expansion, Failure, LISTED_BYTES, MISMATCH, Names, PROGRESS_EVERY,
+    Searched,
 };
 use crate::search::{BYTES_PER_POSITION, Limit, Limits, Outcome, Progress, Report, Stats};
-use crate::state::{Move, State};
+use crate::state::{Move, State, SuitlessMemo};
 
 /// Searches from `start` (a position of a Baker's Dozen deal under forced
 /// or free rules, see [`super::refusal`]) over components, on
@@ -41,6 +42,7 @@ pub fn search(
         names: Names::new(),
         listed: AtomicU64::new(0),
         cut: AtomicU64::new(0),
+        suitless_cut: AtomicU64::new(0),
         expanded: AtomicU64::new(0),
         best: AtomicU8::new(start.score()),
         pool: Mutex::new(Pool::default()),
@@ -82,7 +84,10 @@ pub fn search(
     Searched {
         report: Report { outcome, stats },
         listed: shared.listed.into_inner(),
-        cut: shared.cut.into_inner(),
+        cut: Cuts {
+            triples: shared.cut.into_inner(),
+            suitless: shared.suitless_cut.into_inner(),
+        },
         stopped,
     }
 }
@@ -94,6 +99,8 @@ struct Shared<'a> {
     listed: AtomicU64,
     /// Components the triple test found lost, all threads.
     cut: AtomicU64,
+    /// Components the suitless game found lost, all threads.
+    suitless_cut: AtomicU64,
     /// Components expanded, all threads.
     expanded: AtomicU64,
     best: AtomicU8,
@@ -298,8 +305,14 @@ fn work(shared: &Shared, thread: usize, first: Option<State>, progress: Option<P
         shared.expansion,
         shared.limits.pairs,
     );
+    if shared.limits.pairs && shared.limits.suitless {
+        expander.lost.suitless = SuitlessMemo::new(&shared.start);
+    }
     work_with(shared, thread, first, progress, &mut expander);
     shared.cut.fetch_add(expander.lost.triple_cuts, Relaxed);
+    shared
+        .suitless_cut
+        .fetch_add(expander.lost.suitless_cuts, Relaxed);
 }
 
 /// [`work`] with the thread's `expander`.

@@ -5,7 +5,9 @@
 //! proves real deals lost that nothing else here decides.
 
 use super::super::automatic::Automatic;
-use super::super::testing::{complete, every_legal_move, judged_small_games, walk, walk_from};
+use super::super::testing::{
+    complete, every_legal_move, judged_small_games, judged_small_walks, walk, walk_from,
+};
 use super::*;
 use crate::deal::test_deal;
 
@@ -38,7 +40,8 @@ fn reached(game: &Game, p: &Position) -> Vec<Position> {
 fn every_move_is_suitless(state: &State) -> usize {
     let (game, image) = Game::of(state).expect("Baker's Dozen");
     let mut settled = game.image(state);
-    game.settle(&mut settled);
+    let fixed = game.fixed_cards(&settled);
+    game.settle(&mut settled, fixed);
     assert_eq!(settled, image);
     let reached = reached(&game, &image);
     let mut moves = 0;
@@ -99,6 +102,47 @@ fn every_position_the_suitless_game_calls_lost_is_lost() {
     assert!(
         won >= 50 && judged >= 100,
         "{won} won, {judged} lost in the suitless game"
+    );
+}
+
+/// The memo: along walks of small games, a search of each position with
+/// what the searches of the positions before it proved lost (and the
+/// lookup alone) calls no won position lost, and calls lost every
+/// position a search of its own calls lost.
+#[test]
+fn what_the_memo_calls_lost_is_lost() {
+    let mut rng = 0x5017_1E55_0000_0003_u64;
+    let (mut judged, mut won, mut known) = (0, 0, 0);
+    let mut memo: Option<(State, Memo)> = None;
+    let sizes = [(8, 5), (8, 6), (7, 6), (7, 7), (6, 8)];
+    judged_small_walks(&mut rng, &sizes, 8, 6, |root, state, plain| {
+        // A new walk: its start differs, or only in its rules (which
+        // equality of positions does not see).
+        let same =
+            |r: &State| r == root && (r.automatic, r.returns) == (root.automatic, root.returns);
+        if !memo.as_ref().is_some_and(|(r, _)| same(r)) {
+            memo = Some((root.clone(), Memo::new(root).expect("Baker's Dozen")));
+        }
+        let memo = &mut memo.as_mut().expect("made above").1;
+        let was_known = memo.known_lost(state);
+        let lost = memo.search(state, 50_000, || false).is_lost();
+        assert!(!was_known || lost, "known lost, then not:\n{state}");
+        if suitless(state, 50_000, || false).is_lost() {
+            assert!(lost, "lost alone, not with the memo:\n{state}");
+        }
+        known += usize::from(was_known);
+        match plain {
+            Some(true) => {
+                assert!(!lost, "won, yet lost with the memo:\n{state}");
+                won += 1;
+            }
+            Some(false) if lost => judged += 1,
+            _ => {}
+        }
+    });
+    assert!(
+        won >= 50 && judged >= 100 && known >= 20,
+        "{won} won, {judged} lost with the memo, {known} known before"
     );
 }
 
