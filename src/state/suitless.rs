@@ -181,10 +181,17 @@ impl Game {
                     .collect(),
             );
         }
-        let mut image = game.image(state);
-        let fixed = game.fixed_cards(&image);
-        game.settle(&mut image, fixed);
+        let image = game.settled_image(state);
         Some((game, image))
+    }
+
+    /// The image of `state` with the cards the real game surely played
+    /// up settled: the suitless position a search of it starts from.
+    fn settled_image(&self, state: &State) -> Position {
+        let mut image = self.image(state);
+        let fixed = self.fixed_cards(&image);
+        self.settle(&mut image, fixed);
+        image
     }
 
     /// The suitless position of `state`, a position reached from the one
@@ -435,25 +442,20 @@ impl Memo {
         })
     }
 
-    /// The settled image of `state`, a position reached from the root.
-    fn start(&self, state: &State) -> Position {
-        let mut image = self.game.image(state);
-        let fixed = self.game.fixed_cards(&image);
-        self.game.settle(&mut image, fixed);
-        image
-    }
-
     /// Whether `state`'s image was proven lost by an earlier search: a
     /// lookup, no search.
     pub fn known_lost(&self, state: &State) -> bool {
-        !self.lost.is_empty() && self.lost.contains(&self.game.pack(&self.start(state)))
+        !self.lost.is_empty()
+            && self
+                .lost
+                .contains(&self.game.pack(&self.game.settled_image(state)))
     }
 
     /// [`suitless`] from `state`, a position reached from the root, with
     /// what earlier searches proved lost; what this one proves lost is
     /// remembered.
     pub fn search(&mut self, state: &State, most: usize, stopped: impl Fn() -> bool) -> Suitless {
-        let start = self.start(state);
+        let start = self.game.settled_image(state);
         let (found, seen) = search(&self.game, &start, most, &stopped, &self.lost);
         if found.is_lost() {
             if self.lost.len() + seen.len() > MEMO_KEPT {

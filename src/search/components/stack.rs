@@ -55,9 +55,10 @@ pub(super) fn next(frames: &mut Vec<Frame>, path: &mut Vec<Move>) -> Option<Stat
 }
 
 /// Asks the triple test, then the suitless game (`Losses::proven_lost`),
-/// of the components whose subtrees have grown large: each frame once, when [`SUBTREE_FOR_TRIPLES`] components have been
-/// expanded since it was (`expanded` is the thread's count now), the
-/// nearest the start first. A component the test finds lost is left with
+/// of the components whose subtrees have grown large: each frame once,
+/// when [`SUBTREE_FOR_TRIPLES`] components have been expanded since it
+/// was (`expanded` is the thread's count now), the nearest the start
+/// first. A component the test finds lost is left with
 /// all it has not entered yet: every position reachable from a lost one
 /// is lost, so its children are (their names, stored, are of lost
 /// components: skipping them loses no win). Its name, with those of the
