@@ -4,11 +4,14 @@
 //! and a way to ask it of deals with more room than a search gives it).
 //!
 //! Usage: `cargo run --release --example suitless -- [forced|free|xpat2]
-//! [MOST] bd.SEED...`, e.g. `forced 20000000 bd.78829 bd.1`. Prints one
-//! line per deal: `lost` (the suitless game never wins, so the deal is
-//! lost under those rules), `open` (it won, or reached MOST positions,
-//! default 20 000 000), the positions reached and the seconds taken.
-//! Exit 3 on a bad argument.
+//! [--layers [--jobs N]] [MOST] bd.SEED...`, e.g. `forced 20000000
+//! bd.78829 bd.1`. Prints one line per deal: `lost` (the suitless game
+//! never wins, so the deal is lost under those rules), `open` (it won, or
+//! reached MOST positions, default 20 000 000), the positions reached and
+//! the seconds taken. With `--layers`, the search in layers a cell at a
+//! time (`state::suitless_in_layers`, for proofs of large games: MOST
+//! bounds the positions waiting, 16 bytes each at peak), on N threads
+//! (default 1), a line on stderr per layer. Exit 3 on a bad argument.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -16,11 +19,11 @@ use std::time::Instant;
 use xpat_solver::deal::Deal;
 use xpat_solver::foundation::Foundation;
 use xpat_solver::rules::GameId;
-use xpat_solver::state::{State, suitless};
+use xpat_solver::state::{State, SuitlessLimits, suitless, suitless_in_layers};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (foundation, most, deals) = match parse(&args) {
+    let (foundation, layers, most, deals) = match parse(&args) {
         Ok(parsed) => parsed,
         Err(message) => {
             eprintln!("suitless: {message}");
@@ -30,7 +33,27 @@ fn main() -> ExitCode {
     for id in deals {
         let state = State::new(&Deal::new(id).with_foundation(foundation));
         let start = Instant::now();
-        let found = suitless(&state, most, || false);
+        let found = match layers {
+            None => suitless(&state, most, || false),
+            Some(threads) => {
+                let limits = SuitlessLimits {
+                    threads,
+                    most,
+                    stopped: &|| false,
+                };
+                suitless_in_layers(&state, &limits, &mut |layer| {
+                    eprintln!(
+                        "{id} layer {}: {} positions in {} cells, {} in all, {} waiting, {:.1} s",
+                        layer.number,
+                        layer.positions,
+                        layer.cells,
+                        layer.total,
+                        layer.waiting,
+                        layer.elapsed.as_secs_f64()
+                    );
+                })
+            }
+        };
         let verdict = if found.is_lost() { "lost" } else { "open" };
         println!(
             "{id} {verdict} {} positions {:.3} s",
@@ -41,9 +64,13 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The rules, the limit and the deals of the command line.
-fn parse(args: &[String]) -> Result<(Foundation, usize, Vec<GameId>), String> {
-    let usage = "usage: suitless [forced|free|xpat2] [MOST] bd.SEED...";
+/// What the command line asks: rules, threads for `--layers` (none
+/// without it), the limit and the deals.
+type Asked = (Foundation, Option<usize>, usize, Vec<GameId>);
+
+/// The rules, the search, the limit and the deals of the command line.
+fn parse(args: &[String]) -> Result<Asked, String> {
+    let usage = "usage: suitless [forced|free|xpat2] [--layers [--jobs N]] [MOST] bd.SEED...";
     let mut rest = args;
     let mut foundation = Foundation::Forced;
     if let Some(first) = rest.first() {
@@ -56,6 +83,19 @@ fn parse(args: &[String]) -> Result<(Foundation, usize, Vec<GameId>), String> {
         if let Some(named) = named {
             foundation = named;
             rest = &rest[1..];
+        }
+    }
+    let mut layers = None;
+    if rest.first().is_some_and(|a| a == "--layers") {
+        layers = Some(1);
+        rest = &rest[1..];
+        if rest.first().is_some_and(|a| a == "--jobs") {
+            let jobs = rest.get(1).and_then(|a| a.parse::<usize>().ok());
+            layers = Some(
+                jobs.filter(|&n| n > 0)
+                    .ok_or(format!("--jobs needs a number of threads; {usage}"))?,
+            );
+            rest = &rest[2..];
         }
     }
     let mut most = 20_000_000;
@@ -71,5 +111,5 @@ fn parse(args: &[String]) -> Result<(Foundation, usize, Vec<GameId>), String> {
         .map(|a| a.parse::<GameId>())
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| format!("{e}; {usage}"))?;
-    Ok((foundation, most, deals))
+    Ok((foundation, layers, most, deals))
 }

@@ -3,7 +3,8 @@
 //! at 60 s), proven lost from the start by the usual search and by
 //! `--components`, and undecided without it (`--no-suitless`); and
 //! BakersDozen.191326999, one of issue 29's deals no search decided in
-//! an hour, lost with forced moves.
+//! an hour, lost with forced moves; and the suitless game in layers
+//! past the positions its first search may hold.
 
 mod common;
 
@@ -52,5 +53,28 @@ fn an_issue_29_deal_is_lost_with_forced_moves() {
     ]);
     assert_eq!(r.verdict(), ("INSOLUBLE", 2), "{r:?}");
     assert!(r.stdout.contains("lost from the start"), "{r:?}");
+    assert!(!file.exists());
+}
+
+/// Past its positions, the suitless game goes on in layers: with
+/// `--max-states 400000` the first search of bd.78829's suitless game
+/// stops at 200 000 positions of its 584 523, and the search in layers,
+/// which holds only the positions waiting, proves the deal lost all the
+/// same; the usual searches cannot within that limit.
+#[test]
+fn the_suitless_game_goes_on_in_layers_past_its_positions() {
+    let tmp = TempDir::new("suitless-layers");
+    let file = tmp.join("x.sol");
+    let common = ["bd.78829", "-search", arg(&file), "--max-states", "400000"];
+    let mut args = common.to_vec();
+    args.extend(["--no-rollouts", "--timeout", "60"]);
+    let r = run(args);
+    assert_eq!(r.verdict(), ("INSOLUBLE", 2), "{r:?}");
+    assert!(r.stdout.contains("lost from the start"), "{r:?}");
+    assert!(!file.exists());
+    let mut args = common.to_vec();
+    args.extend(["--no-suitless", "--timeout", "3"]);
+    let without = run(args);
+    assert_ne!(without.verdict().0, "INSOLUBLE", "{without:?}");
     assert!(!file.exists());
 }

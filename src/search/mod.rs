@@ -66,7 +66,7 @@ use std::time::{Duration, Instant};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
 use crate::rules::Build;
-use crate::state::{Move, Pairs, State, Triples};
+use crate::state::{Move, Pairs, State, Suitless, SuitlessLimits, Triples};
 
 pub use shorten::{
     SHORTEN_CAP, SHORTEN_FLOOR, SHORTEN_SHARE_DIVISOR, SHORTEN_SQUARE_DIVISOR, SHORTEN_TIME_CAP,
@@ -490,10 +490,22 @@ pub(super) fn lost_by_triples(root: &State, limits: &Limits, began: Instant) -> 
 /// ([`SUITLESS_ALONE_LOST`] before a search that expects a loss), within
 /// half the positions `--max-states` allows (each takes less room than
 /// the search's). Figures and time as [`lost_by_triples`].
+///
+/// When that search fills its positions with time left and without a
+/// win, the suitless game is searched again in layers
+/// (`crate::state::suitless_in_layers`) for the rest of that time, on
+/// `--jobs` threads, with three times `--max-states` entries waiting at
+/// most (16 bytes each at peak, against 48 a position of the search: the
+/// memory `--max-states` allows): the proofs of games of
+/// hundreds of millions of positions (bd.7922: docs/hard-deals.md), which
+/// only a long `--timeout` gives the time for. Its layers are shown as
+/// progress: suitless positions searched as expanded, entries waiting
+/// as stored and as frontier.
 pub(super) fn lost_in_suitless_game(
     root: &State,
     limits: &Limits,
     began: Instant,
+    progress: Option<Progress>,
 ) -> Option<Report> {
     let baker = root.rules().build == Build::AnySuit;
     if !(limits.pairs && limits.suitless && baker && in_time(limits, began)) {
@@ -505,12 +517,35 @@ pub(super) fn lost_in_suitless_game(
         None => SUITLESS_ALONE,
     };
     let until = Instant::now() + budget;
+    let stopped = || Instant::now() >= until || limits.interrupted().is_some();
     let most = usize::try_from(limits.max_states / 2).unwrap_or(usize::MAX);
-    crate::state::suitless(root, most, || {
-        Instant::now() >= until || limits.interrupted().is_some()
-    })
-    .is_lost()
-    .then(|| proven_at_once(root, began))
+    let found = crate::state::suitless(root, most, stopped);
+    if found.is_lost() {
+        return Some(proven_at_once(root, began));
+    }
+    if !matches!(found, Suitless::Open { .. }) || stopped() {
+        return None;
+    }
+    let layers = SuitlessLimits {
+        threads: limits.jobs.max(1),
+        most: usize::try_from(limits.max_states.saturating_mul(3)).unwrap_or(usize::MAX),
+        stopped: &stopped,
+    };
+    let mut show = progress;
+    let found = crate::state::suitless_in_layers(root, &layers, &mut |layer| {
+        if let Some(show) = show.as_mut() {
+            show(&Stats {
+                stored: layer.waiting as u64,
+                stored_now: layer.waiting as u64,
+                expanded: layer.total as u64,
+                frontier: layer.waiting as u64,
+                best_score: root.score(),
+                elapsed: began.elapsed(),
+                ..Stats::default()
+            });
+        }
+    });
+    found.is_lost().then(|| proven_at_once(root, began))
 }
 
 /// The most time the suitless game gets without a timeout: it proves

@@ -70,8 +70,10 @@ pub(super) fn run(
     // that far), or before the threads start: a search on several threads
     // is one long search.
     if limits.prover_alone
-        && let Some(report) = super::lost_by_triples(root, limits, start)
-            .or_else(|| super::lost_in_suitless_game(root, limits, start))
+        && let Some(report) = super::lost_by_triples(root, limits, start).or_else(|| {
+            let progress = search.progress.as_mut().map(|p| &mut **p as _);
+            super::lost_in_suitless_game(root, limits, start, progress)
+        })
     {
         return report;
     }
@@ -190,7 +192,8 @@ impl<'a> Portfolio<'_, '_, 'a> {
                 stats: self.total.clone(),
             });
         }
-        super::lost_in_suitless_game(root, limits, self.start)
+        let progress = self.progress.as_mut().map(|p| &mut **p as _);
+        super::lost_in_suitless_game(root, limits, self.start, progress)
     }
 
     /// Nested rollouts (`rollouts.rs`) for half the time left, in

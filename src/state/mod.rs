@@ -49,7 +49,10 @@ pub use key::{Key, KeyDecoder};
 pub use lost::{Inversions, Survey};
 pub use moves::{Dest, Illegal, Move};
 pub use pairs::{Pairs, Triples};
-pub use suitless::{Memo as SuitlessMemo, Suitless, suitless};
+pub use suitless::{
+    Layer as SuitlessLayer, LayerLimits as SuitlessLimits, Memo as SuitlessMemo, Suitless,
+    in_layers as suitless_in_layers, suitless,
+};
 pub use written::{as_replayed, free_form, searched_from, written_out, written_out_from};
 
 /// Where a card lies, when not on another card. Card numbers are `0..52`.

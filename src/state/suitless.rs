@@ -65,6 +65,15 @@
 //! reaches; on small games searched whole, no position a plain search
 //! wins is found lost.
 //!
+//! # Two searches of it
+//!
+//! [`suitless`] searches it best-first, the positions with most cards up
+//! first, keeping every position reached: it finds a win soonest, and
+//! holds tens of millions of positions. [`in_layers`] (`layers.rs`)
+//! searches the same positions a layer and a cell at a time, forgetting
+//! each once searched: it meets a win late, and holds the hundreds of
+//! millions the tail's games have (bd.7922: 495 M).
+//!
 //! [`Rules::only_onto_higher`]: crate::rules::Rules::only_onto_higher
 
 use rustc_hash::FxHashSet;
@@ -99,8 +108,13 @@ pub enum Suitless {
         /// Suitless positions reached.
         positions: usize,
     },
-    /// Won (which proves nothing of the real game), or stopped at a
-    /// limit, or a game it does not describe.
+    /// Won, which proves nothing of the real game: a longer search of
+    /// the same suitless game would not prove more.
+    Won {
+        /// Suitless positions reached.
+        positions: usize,
+    },
+    /// Stopped at a limit, or a game it does not describe.
     Open {
         /// Suitless positions reached.
         positions: usize,
@@ -116,7 +130,9 @@ impl Suitless {
     /// Suitless positions reached.
     pub fn positions(self) -> usize {
         match self {
-            Suitless::Lost { positions } | Suitless::Open { positions } => positions,
+            Suitless::Lost { positions }
+            | Suitless::Won { positions }
+            | Suitless::Open { positions } => positions,
         }
     }
 }
@@ -281,11 +297,17 @@ impl Game {
         }
         loop {
             let mut any = false;
+            // The ranks some suit plays up next: a column whose top has
+            // none of them has nothing to settle (most, most of the time).
+            let next = p.up.iter().fold(0u16, |ranks, &h| ranks | 1 << (h + 1));
             for i in 0..self.fixed.len() {
                 let Some(fixed_top) = self.fixed_top(p, i) else {
                     continue;
                 };
                 let top = rank(fixed_top) - p.run[i];
+                if next >> top & 1 == 0 {
+                    continue;
+                }
                 let card = if p.run[i] == 0 {
                     fixed_top
                 } else {
@@ -329,7 +351,13 @@ impl Game {
     }
 
     /// Calls `f` with each position one move of `p` leads to, settled.
-    fn for_each_child(&self, p: &Position, mut f: impl FnMut(Position)) {
+    fn for_each_child(&self, p: &Position, f: impl FnMut(Position)) {
+        self.for_each_child_of(p, self.fixed_cards(p), f);
+    }
+
+    /// [`Game::for_each_child`] with `fixed_cards`, the fixed cards of
+    /// `p`, already known (`fixed_cards`).
+    fn for_each_child_of(&self, p: &Position, fixed_cards: u64, mut f: impl FnMut(Position)) {
         let columns = self.fixed.len();
         let tops: [Option<u8>; COLUMNS] = std::array::from_fn(|i| {
             if i < columns {
@@ -341,7 +369,6 @@ impl Game {
         let onto = |rank: u8, except: usize| {
             (0..columns).filter(move |&j| j != except && tops[j] == Some(rank + 1))
         };
-        let fixed_cards = self.fixed_cards(p);
         let mut settled = |mut child: Position, fixed: u64| {
             self.settle(&mut child, fixed);
             f(child);
@@ -512,7 +539,8 @@ fn search(
         };
         let p = game.unpack(packed);
         if p.up.iter().all(|&h| h == KING) {
-            return open(seen);
+            let positions = seen.len();
+            return (Suitless::Won { positions }, seen);
         }
         expanded += 1;
         if refused || seen.len() > most || (expanded.is_multiple_of(4096) && stopped()) {
@@ -551,6 +579,9 @@ fn search(
         )
     }
 }
+
+mod layers;
+pub use layers::{Layer, Limits as LayerLimits, in_layers};
 
 #[cfg(test)]
 mod tests;

@@ -222,7 +222,8 @@ pub fn search_after_first_look(
     // Then the suitless game (`super::lost_in_suitless_game`), which a
     // look that expected a loss has asked too, but within its own few
     // positions (bd.78829 under free rules needs 606 000).
-    if let Some(report) = super::lost_in_suitless_game(&root, limits, began) {
+    let shown = progress.as_mut().map(|p| &mut **p as _);
+    if let Some(report) = super::lost_in_suitless_game(&root, limits, began, shown) {
         return proven(report);
     }
     let rest = Limits {

@@ -162,3 +162,101 @@ fn the_suitless_game_on_real_deals() {
         assert!(!suitless(&state, 20_000_000, || false).is_lost());
     }
 }
+
+/// The suitless game searched in layers, with `threads`, no limit.
+fn in_layers_with(state: &State, threads: usize) -> Suitless {
+    let limits = LayerLimits {
+        threads,
+        most: usize::MAX,
+        stopped: &|| false,
+    };
+    in_layers(state, &limits, &mut |_| {})
+}
+
+/// The search in layers is the plain search in another order: on small
+/// games and along walks from them, under forced and free rules, it calls
+/// lost exactly the positions the plain search calls lost, having
+/// reached as many positions, on one thread or two; and it leaves the
+/// complete rules (cards back from the foundation lower a layer) alone.
+#[test]
+fn the_search_in_layers_finds_what_the_plain_search_finds() {
+    let mut rng = 0x5017_1E55_0000_0004_u64;
+    let (mut lost, mut open) = (0, 0);
+    let sizes = [(8, 5), (8, 6), (7, 6), (7, 7), (6, 8)];
+    judged_small_games(&mut rng, &sizes, 8, 6, |state, plain| {
+        let whole = suitless(state, usize::MAX, || false);
+        for threads in [1, 2] {
+            let layered = in_layers_with(state, threads);
+            if state.returns() {
+                assert_eq!(layered, Suitless::Open { positions: 0 });
+                continue;
+            }
+            assert_eq!(
+                layered.is_lost(),
+                whole.is_lost(),
+                "{threads} threads:\n{state}"
+            );
+            let won = |found| matches!(found, Suitless::Won { .. });
+            assert_eq!(won(layered), won(whole), "{threads} threads:\n{state}");
+            if whole.is_lost() {
+                assert_eq!(layered.positions(), whole.positions(), "\n{state}");
+            }
+        }
+        if plain == Some(true) {
+            assert!(!whole.is_lost());
+        }
+        if !state.returns() {
+            *(if whole.is_lost() {
+                &mut lost
+            } else {
+                &mut open
+            }) += 1;
+        }
+    });
+    assert!(lost >= 200 && open >= 15, "{lost} lost, {open} open");
+}
+
+/// Real deals in layers: the same proofs as the plain search, with the
+/// same positions (bd.78829, 584 523 of them), one thread or two; a
+/// limit or a stop leaves the search open. (A won deal is left to the
+/// small games: in layers a win is met only in the last layers, after
+/// most of the game, bd.1 past 2 M positions.)
+#[test]
+fn the_search_in_layers_on_real_deals() {
+    let free = |seed| {
+        State::new(&test_deal("bd", seed).with_foundation(crate::foundation::Foundation::Free))
+    };
+    for state in [test_state("bd", 78829), free(1865)] {
+        let whole = suitless(&state, 20_000_000, || false);
+        assert!(whole.is_lost());
+        for threads in [1, 2] {
+            let mut layers = Vec::new();
+            let limits = LayerLimits {
+                threads,
+                most: usize::MAX,
+                stopped: &|| false,
+            };
+            let found = in_layers(&state, &limits, &mut |layer| layers.push(*layer));
+            assert_eq!(found, whole, "{threads} threads");
+            // Layers come in order, and count every position.
+            assert!(layers.windows(2).all(|w| w[0].number < w[1].number));
+            let counted: usize = layers.iter().map(|l| l.positions).sum();
+            assert_eq!(Some(counted), layers.last().map(|l| l.total));
+            assert_eq!(counted, whole.positions());
+            assert_eq!(layers.last().map(|l| l.waiting), Some(0));
+        }
+    }
+    let state = test_state("bd", 78829);
+    let small = LayerLimits {
+        threads: 1,
+        most: 10_000,
+        stopped: &|| false,
+    };
+    assert!(!in_layers(&state, &small, &mut |_| {}).is_lost());
+    let stopped = LayerLimits {
+        threads: 2,
+        most: usize::MAX,
+        stopped: &|| true,
+    };
+    assert!(!in_layers(&state, &stopped, &mut |_| {}).is_lost());
+}

@@ -1,0 +1,364 @@
+//! The suitless game searched whole in layers, a cell at a time: the
+//! same game as [`super::suitless`], in an order that holds a few
+//! hundred million positions where the plain search holds tens.
+//!
+//! Why: the tail of Baker's Dozen has suitless games of hundreds of
+//! millions of positions (bd.7922: 495 M, bd.6682: 655 M, bd.7927:
+//! 1.94 G, each lost; docs/hard-deals.md), too many for a set of every
+//! position reached. Two facts of the game let
+//! a search forget most of what it has seen:
+//! - *Layers.* Without cards back from the foundation, a move either
+//!   moves a run's top card onto another column (the fixed cards and the
+//!   foundation stay as they are), or lowers the fixed cards or raises
+//!   the foundation, never the other way: the *layer* (fixed cards gone
+//!   plus cards up) never goes down. The settling after a move only
+//!   plays cards up, so it too raises the layer or leaves it. So once
+//!   every position of a layer has been searched, no later position
+//!   leads back into it, and it is forgotten.
+//! - *Cells.* Within a layer a move changes only the runs: the fixed
+//!   cards and the foundation, a position's *cell*, stay the same. The
+//!   cells of a layer are searched one by one, each from the positions
+//!   the lower layers led into it (its *entries*), with a set of its own:
+//!   memory holds the entries not searched yet and one cell per thread
+//!   (bd.7922: 20 000 cells in its twentieth layer, 47 000 positions in
+//!   the largest), and a small set is a fast one.
+//!
+//! Every position the plain search reaches is reached here and no other
+//! (the moves, the settling and the images are the plain search's): the
+//! verdicts are the same, only the memory and the order differ (the test
+//! beside it compares the two on many deals). The order finds a win only
+//! in its layer, late, so this search is for proofs: the plain search,
+//! best-first, finds wins sooner.
+//!
+//! Under xpat2's complete rules a card that comes back from the
+//! foundation lowers the layer: those games are not searched here.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::{COLUMNS, Game, Position, Suitless};
+use crate::cards::{CARDS, KING, SUITS};
+use crate::state::State;
+
+/// What [`in_layers`] may use.
+pub struct Limits<'a> {
+    /// Threads searching the cells of a layer.
+    pub threads: usize,
+    /// The most entries held at once (16 bytes each at peak): past it the
+    /// search stops, open.
+    pub most: usize,
+    /// Asked every few thousand positions: true stops the search, open.
+    pub stopped: &'a (dyn Fn() -> bool + Sync),
+}
+
+/// One layer searched: what a progress line shows.
+#[derive(Clone, Copy, Debug)]
+pub struct Layer {
+    /// Its number: fixed cards gone plus cards up, since the start.
+    pub number: usize,
+    /// Positions searched in it.
+    pub positions: usize,
+    /// Its cells.
+    pub cells: usize,
+    /// Positions searched in it and every layer before it.
+    pub total: usize,
+    /// Entries of higher layers waiting.
+    pub waiting: usize,
+    /// Since the search began.
+    pub elapsed: Duration,
+}
+
+/// A cell's entries: each a position's run lengths, 4 bits a column.
+type Entries = FxHashSet<u64>;
+
+/// Cells by their key (fixed cards and foundation), in shards a lock
+/// each, so that threads file entries side by side.
+struct Shards(Vec<Mutex<FxHashMap<u64, Entries>>>);
+
+/// More than the moves of any position: the room kept free in a cell's
+/// set and stack before its moves are listed.
+const ROOM: usize = 64;
+
+/// Shards per layer (the 6 top bits of a hash): enough that two threads
+/// seldom wait on one lock.
+const SHARDS: usize = 64;
+
+impl Shards {
+    fn new() -> Shards {
+        Shards((0..SHARDS).map(|_| Mutex::default()).collect())
+    }
+
+    /// Files `runs` under `cell`; false if it was there, or if memory for
+    /// it was refused (`refused` is then set).
+    fn file(&self, cell: u64, runs: u64, refused: &AtomicBool) -> bool {
+        // The top bits of a multiplicative hash: 0..SHARDS.
+        let shard = (cell.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize;
+        let mut cells = self.0[shard].lock().unwrap_or_else(|e| e.into_inner());
+        let held = cells.len();
+        if held == cells.capacity() && cells.try_reserve(held.max(16)).is_err() {
+            refused.store(true, Relaxed);
+            return false;
+        }
+        let entries = cells.entry(cell).or_default();
+        let held = entries.len();
+        if held == entries.capacity() && entries.try_reserve(held.max(4)).is_err() {
+            refused.store(true, Relaxed);
+            return false;
+        }
+        entries.insert(runs)
+    }
+
+    /// Every cell with its entries, the shards emptied.
+    fn take(&self) -> Vec<(u64, Entries)> {
+        self.0
+            .iter()
+            .flat_map(|shard| std::mem::take(&mut *shard.lock().unwrap_or_else(|e| e.into_inner())))
+            .collect()
+    }
+}
+
+/// How a search of cells ended.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum End {
+    Searching,
+    Won,
+    Stopped,
+}
+
+/// The suitless game of `state` searched whole (the module doc): lost
+/// when no position of it is won, won when one is; open when a limit was
+/// reached, when memory was refused, or for a game it does not describe
+/// (not Baker's Dozen, or cards coming back from the foundation).
+/// `progress` is called after each layer.
+pub fn in_layers(state: &State, limits: &Limits, progress: &mut dyn FnMut(&Layer)) -> Suitless {
+    let Some((game, start)) = Game::of(state) else {
+        return Suitless::Open { positions: 0 };
+    };
+    if game.returns {
+        return Suitless::Open { positions: 0 };
+    }
+    let keys = Keys::of(&game, &start);
+    let search = Search {
+        game: &game,
+        keys: &keys,
+        layers: (0..=2 * CARDS).map(|_| Shards::new()).collect(),
+        limits,
+        refused: AtomicBool::new(false),
+        waiting: AtomicUsize::new(1),
+    };
+    search.layers[keys.layer(&start)].file(keys.cell(&start), keys.runs(&start), &search.refused);
+    let began = Instant::now();
+    let mut total = 0;
+    for number in 0..search.layers.len() {
+        if (limits.stopped)() {
+            return Suitless::Open { positions: total };
+        }
+        let cells = search.layers[number].take();
+        if cells.is_empty() {
+            continue;
+        }
+        let layer = ThisLayer {
+            number,
+            cells: &cells,
+            next: AtomicUsize::new(0),
+            searched: AtomicUsize::new(0),
+            end: Mutex::new(End::Searching),
+        };
+        std::thread::scope(|scope| {
+            // A thread the system refuses (short of memory) is one fewer
+            // to share the cells: the caller's thread searches them all.
+            for _ in 1..limits.threads.max(1) {
+                let spawned =
+                    std::thread::Builder::new().spawn_scoped(scope, || search.cells(&layer));
+                if spawned.is_err() {
+                    break;
+                }
+            }
+            search.cells(&layer);
+        });
+        let positions = layer.searched.into_inner();
+        total += positions;
+        match layer.end.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            End::Won => return Suitless::Won { positions: total },
+            End::Stopped => return Suitless::Open { positions: total },
+            End::Searching if search.refused.load(Relaxed) => {
+                return Suitless::Open { positions: total };
+            }
+            End::Searching => {}
+        }
+        progress(&Layer {
+            number,
+            positions,
+            cells: cells.len(),
+            total,
+            waiting: search.waiting.load(Relaxed),
+            elapsed: began.elapsed(),
+        });
+    }
+    Suitless::Lost { positions: total }
+}
+
+/// What the threads of a search in layers share.
+struct Search<'a> {
+    game: &'a Game,
+    keys: &'a Keys,
+    /// The entries waiting, by layer.
+    layers: Vec<Shards>,
+    limits: &'a Limits<'a>,
+    /// Set when memory was refused: the search stops, open.
+    refused: AtomicBool,
+    /// Entries filed and not yet taken.
+    waiting: AtomicUsize,
+}
+
+/// The layer under way.
+struct ThisLayer<'a> {
+    number: usize,
+    cells: &'a [(u64, Entries)],
+    /// The first cell no thread has taken.
+    next: AtomicUsize,
+    /// Positions searched in the cells done.
+    searched: AtomicUsize,
+    end: Mutex<End>,
+}
+
+impl Search<'_> {
+    /// One thread's share of a layer: cells taken one at a time, each
+    /// searched whole, its moves out filed in the higher layers.
+    fn cells(&self, layer: &ThisLayer) {
+        let (game, keys, refused) = (self.game, self.keys, &self.refused);
+        let mut inside = Entries::default();
+        let mut stack: Vec<u64> = Vec::new();
+        let stop = |why: End| {
+            let mut end = layer.end.lock().unwrap_or_else(|e| e.into_inner());
+            if *end == End::Searching {
+                *end = why;
+            }
+        };
+        let ended = || *layer.end.lock().unwrap_or_else(|e| e.into_inner()) != End::Searching;
+        let mut since_asked = 0usize;
+        loop {
+            let index = layer.next.fetch_add(1, Relaxed);
+            let Some((cell, entries)) = layer.cells.get(index) else {
+                return;
+            };
+            self.waiting.fetch_sub(entries.len(), Relaxed);
+            inside.clear();
+            stack.clear();
+            if inside.try_reserve(entries.len()).is_err()
+                || stack.try_reserve(entries.len()).is_err()
+            {
+                refused.store(true, Relaxed);
+                return;
+            }
+            for &runs in entries {
+                inside.insert(runs);
+                stack.push(runs);
+            }
+            let fixed_cards = game.fixed_cards(&keys.position(*cell, 0));
+            while let Some(runs) = stack.pop() {
+                let p = keys.position(*cell, runs);
+                if p.up.iter().all(|&h| h == KING) {
+                    return stop(End::Won);
+                }
+                since_asked += 1;
+                if since_asked >= 4096 {
+                    since_asked = 0;
+                    let full = self.waiting.load(Relaxed) + inside.len() > self.limits.most;
+                    if full || (self.limits.stopped)() || ended() {
+                        return stop(End::Stopped);
+                    }
+                }
+                // Room for every child, asked for before it is needed: a
+                // search under a memory limit stops, open, and never aborts.
+                if (inside.capacity() - inside.len() < ROOM
+                    && inside.try_reserve(inside.len().max(1024)).is_err())
+                    || (stack.capacity() - stack.len() < ROOM
+                        && stack.try_reserve(stack.len().max(1024)).is_err())
+                {
+                    refused.store(true, Relaxed);
+                    return;
+                }
+                game.for_each_child_of(&p, fixed_cards, |child| {
+                    let (to, runs) = (keys.cell(&child), keys.runs(&child));
+                    if to == *cell {
+                        if inside.insert(runs) {
+                            stack.push(runs);
+                        }
+                        return;
+                    }
+                    // Another cell: a higher layer (the module doc).
+                    let number = keys.layer(&child);
+                    debug_assert!(number > layer.number);
+                    if self.layers[number].file(to, runs, refused) {
+                        self.waiting.fetch_add(1, Relaxed);
+                    }
+                });
+                if refused.load(Relaxed) {
+                    return;
+                }
+            }
+            layer.searched.fetch_add(inside.len(), Relaxed);
+        }
+    }
+}
+
+/// A position as a cell key and its runs, and its layer.
+struct Keys {
+    columns: usize,
+    /// Fixed cards at the start: the layer counts those gone since.
+    fixed_at_start: usize,
+}
+
+impl Keys {
+    fn of(game: &Game, start: &Position) -> Keys {
+        Keys {
+            columns: game.fixed.len(),
+            fixed_at_start: start.fixed.iter().map(|&f| usize::from(f)).sum(),
+        }
+    }
+
+    /// Fixed cards gone plus cards up: never lower after a move.
+    fn layer(&self, p: &Position) -> usize {
+        let fixed: usize = p.fixed.iter().map(|&f| usize::from(f)).sum();
+        let up: usize = p.up.iter().map(|&h| usize::from(h)).sum();
+        self.fixed_at_start - fixed + up
+    }
+
+    /// Fixed cards (3 bits a column) and foundation (4 bits a suit).
+    fn cell(&self, p: &Position) -> u64 {
+        let fixed = p.fixed[..self.columns]
+            .iter()
+            .fold(0u64, |key, &f| key << 3 | u64::from(f));
+        p.up.iter().fold(fixed, |key, &h| key << 4 | u64::from(h))
+    }
+
+    /// Run lengths, 4 bits a column.
+    fn runs(&self, p: &Position) -> u64 {
+        p.run[..self.columns]
+            .iter()
+            .fold(0u64, |key, &r| key << 4 | u64::from(r))
+    }
+
+    fn position(&self, mut cell: u64, mut runs: u64) -> Position {
+        let mut p = Position {
+            fixed: [0; COLUMNS],
+            run: [0; COLUMNS],
+            up: [0; SUITS],
+        };
+        for h in p.up.iter_mut().rev() {
+            *h = (cell & 0xF) as u8;
+            cell >>= 4;
+        }
+        for i in (0..self.columns).rev() {
+            p.fixed[i] = (cell & 0x7) as u8;
+            cell >>= 3;
+            p.run[i] = (runs & 0xF) as u8;
+            runs >>= 4;
+        }
+        p
+    }
+}
