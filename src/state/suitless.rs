@@ -100,6 +100,13 @@ struct Position {
     up: [u8; SUITS],
 }
 
+impl Position {
+    /// Every card up: the suitless game won.
+    fn won(&self) -> bool {
+        self.up.iter().all(|&h| h == KING)
+    }
+}
+
 /// What a search of the suitless game ends with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Suitless {
@@ -538,7 +545,7 @@ fn search(
             break;
         };
         let p = game.unpack(packed);
-        if p.up.iter().all(|&h| h == KING) {
+        if p.won() {
             let positions = seen.len();
             return (Suitless::Won { positions }, seen);
         }

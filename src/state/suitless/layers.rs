@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::{COLUMNS, Game, Position, Suitless};
-use crate::cards::{CARDS, KING, SUITS};
+use crate::cards::{CARDS, SUITS};
 use crate::state::State;
 
 /// What [`in_layers`] may use.
@@ -261,7 +261,7 @@ impl Search<'_> {
             let fixed_cards = game.fixed_cards(&keys.position(*cell, 0));
             while let Some(runs) = stack.pop() {
                 let p = keys.position(*cell, runs);
-                if p.up.iter().all(|&h| h == KING) {
+                if p.won() {
                     return stop(End::Won);
                 }
                 since_asked += 1;
