@@ -10,7 +10,7 @@
 //! reached MOST positions, default 20 000 000), the positions reached and
 //! the seconds taken. With `--layers`, the search in layers a cell at a
 //! time (`state::suitless_in_layers`, for proofs of large games: MOST
-//! bounds the positions waiting, 16 bytes each at peak), on N threads
+//! bounds the positions waiting, some 5 bytes each), on N threads
 //! (default 1), a line on stderr per layer. Exit 3 on a bad argument.
 
 use std::process::ExitCode;
@@ -43,12 +43,13 @@ fn main() -> ExitCode {
                 };
                 suitless_in_layers(&state, &limits, &mut |layer| {
                     eprintln!(
-                        "{id} layer {}: {} positions in {} cells, {} in all, {} waiting, {:.1} s",
+                        "{id} layer {}: {} positions in {} cells, {} in all, {} waiting ({:.1} MB), {:.1} s",
                         layer.number,
                         layer.positions,
                         layer.cells,
                         layer.total,
                         layer.waiting,
+                        layer.bytes as f64 / 1e6,
                         layer.elapsed.as_secs_f64()
                     );
                 })

@@ -494,8 +494,8 @@ pub(super) fn lost_by_triples(root: &State, limits: &Limits, began: Instant) -> 
 /// When that search fills its positions with time left and without a
 /// win, the suitless game is searched again in layers
 /// (`crate::state::suitless_in_layers`) for the rest of that time, on
-/// `--jobs` threads, with three times `--max-states` entries waiting at
-/// most (16 bytes each at peak, against 48 a position of the search: the
+/// `--jobs` threads, with eight times `--max-states` entries waiting at
+/// most (some 5 bytes each, against 48 a position of the search: the
 /// memory `--max-states` allows): the proofs of games of
 /// hundreds of millions of positions (bd.7922: docs/hard-deals.md), which
 /// only a long `--timeout` gives the time for. Its layers are shown as
@@ -528,7 +528,7 @@ pub(super) fn lost_in_suitless_game(
     }
     let layers = SuitlessLimits {
         threads: limits.jobs.max(1),
-        most: usize::try_from(limits.max_states.saturating_mul(3)).unwrap_or(usize::MAX),
+        most: usize::try_from(limits.max_states.saturating_mul(8)).unwrap_or(usize::MAX),
         stopped: &stopped,
     };
     let mut show = progress;

@@ -588,6 +588,7 @@ fn search(
 }
 
 mod layers;
+mod pile;
 pub use layers::{Layer, Limits as LayerLimits, in_layers};
 
 #[cfg(test)]

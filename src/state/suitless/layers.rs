@@ -21,7 +21,9 @@
 //!   the lower layers led into it (its *entries*), with a set of its own:
 //!   memory holds the entries not searched yet and one cell per thread
 //!   (bd.7922: 20 000 cells in its twentieth layer, 47 000 positions in
-//!   the largest), and a small set is a fast one.
+//!   the largest), and a small set is a fast one. A cell's entries are
+//!   only added to until it is searched, so they wait in a sorted,
+//!   delta-coded [`Pile`], some 4 bytes each.
 //!
 //! Every position the plain search reaches is reached here and no other
 //! (the moves, the settling and the images are the plain search's): the
@@ -39,6 +41,7 @@ use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::pile::Pile;
 use super::{COLUMNS, Game, Position, Suitless};
 use crate::cards::{CARDS, SUITS};
 use crate::state::State;
@@ -47,8 +50,8 @@ use crate::state::State;
 pub struct Limits<'a> {
     /// Threads searching the cells of a layer.
     pub threads: usize,
-    /// The most entries held at once (16 bytes each at peak): past it the
-    /// search stops, open.
+    /// The most entries held at once (some 5 bytes each, `Layer::bytes`):
+    /// past it the search stops, open.
     pub most: usize,
     /// Asked every few thousand positions: true stops the search, open.
     pub stopped: &'a (dyn Fn() -> bool + Sync),
@@ -67,16 +70,38 @@ pub struct Layer {
     pub total: usize,
     /// Entries of higher layers waiting.
     pub waiting: usize,
+    /// The bytes they take (their cells' keys and piles aside).
+    pub bytes: usize,
     /// Since the search began.
     pub elapsed: Duration,
 }
 
-/// A cell's entries: each a position's run lengths, 4 bits a column.
-type Entries = FxHashSet<u64>;
-
 /// Cells by their key (fixed cards and foundation), in shards a lock
-/// each, so that threads file entries side by side.
-struct Shards(Vec<Mutex<FxHashMap<u64, Entries>>>);
+/// each, so that threads file entries side by side; a cell's entries are
+/// positions' run lengths, 4 bits a column, in a compact set.
+struct Shards(Vec<Mutex<FxHashMap<u64, Pile>>>);
+
+/// The entries held, in all layers, and their bytes.
+#[derive(Default)]
+struct Held {
+    entries: AtomicUsize,
+    bytes: AtomicUsize,
+}
+
+impl Held {
+    /// A pile that held `entries` and `bytes` now holds `pile`'s.
+    fn changed(&self, (entries, bytes): (usize, usize), pile: &Pile) {
+        let change = |held: &AtomicUsize, before: usize, after: usize| {
+            if after >= before {
+                held.fetch_add(after - before, Relaxed);
+            } else {
+                held.fetch_sub(before - after, Relaxed);
+            }
+        };
+        change(&self.entries, entries, pile.len());
+        change(&self.bytes, bytes, pile.bytes());
+    }
+}
 
 /// More than the moves of any position: the room kept free in a cell's
 /// set and stack before its moves are listed.
@@ -91,31 +116,31 @@ impl Shards {
         Shards((0..SHARDS).map(|_| Mutex::default()).collect())
     }
 
-    /// Files `runs` under `cell`; false if it was there, or if memory for
-    /// it was refused (`refused` is then set).
-    fn file(&self, cell: u64, runs: u64, refused: &AtomicBool) -> bool {
+    /// Files `runs` under `cell`, counted in `held`; if memory for it was
+    /// refused, sets `refused`.
+    fn file(&self, cell: u64, runs: u64, held: &Held, refused: &AtomicBool) {
         // The top bits of a multiplicative hash: 0..SHARDS.
         let shard = (cell.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize;
         let mut cells = self.0[shard].lock().unwrap_or_else(|e| e.into_inner());
-        let held = cells.len();
-        if held == cells.capacity() && cells.try_reserve(held.max(16)).is_err() {
+        let count = cells.len();
+        if count == cells.capacity() && cells.try_reserve(count.max(16)).is_err() {
             refused.store(true, Relaxed);
-            return false;
+            return;
         }
-        let entries = cells.entry(cell).or_default();
-        let held = entries.len();
-        if held == entries.capacity() && entries.try_reserve(held.max(4)).is_err() {
+        let pile = cells.entry(cell).or_default();
+        let before = (pile.len(), pile.bytes());
+        if pile.add(runs).is_err() {
             refused.store(true, Relaxed);
-            return false;
         }
-        entries.insert(runs)
+        held.changed(before, pile);
     }
 
     /// Every cell with its entries, the shards emptied.
-    fn take(&self) -> Vec<(u64, Entries)> {
+    fn take(&self) -> Vec<(u64, Mutex<Pile>)> {
         self.0
             .iter()
             .flat_map(|shard| std::mem::take(&mut *shard.lock().unwrap_or_else(|e| e.into_inner())))
+            .map(|(cell, pile)| (cell, Mutex::new(pile)))
             .collect()
     }
 }
@@ -147,9 +172,10 @@ pub fn in_layers(state: &State, limits: &Limits, progress: &mut dyn FnMut(&Layer
         layers: (0..=2 * CARDS).map(|_| Shards::new()).collect(),
         limits,
         refused: AtomicBool::new(false),
-        waiting: AtomicUsize::new(1),
+        held: Held::default(),
     };
-    search.layers[keys.layer(&start)].file(keys.cell(&start), keys.runs(&start), &search.refused);
+    let (cell, runs) = (keys.cell(&start), keys.runs(&start));
+    search.layers[keys.layer(&start)].file(cell, runs, &search.held, &search.refused);
     let began = Instant::now();
     let mut total = 0;
     for number in 0..search.layers.len() {
@@ -194,7 +220,8 @@ pub fn in_layers(state: &State, limits: &Limits, progress: &mut dyn FnMut(&Layer
             positions,
             cells: cells.len(),
             total,
-            waiting: search.waiting.load(Relaxed),
+            waiting: search.held.entries.load(Relaxed),
+            bytes: search.held.bytes.load(Relaxed),
             elapsed: began.elapsed(),
         });
     }
@@ -211,13 +238,14 @@ struct Search<'a> {
     /// Set when memory was refused: the search stops, open.
     refused: AtomicBool,
     /// Entries filed and not yet taken.
-    waiting: AtomicUsize,
+    held: Held,
 }
 
 /// The layer under way.
 struct ThisLayer<'a> {
     number: usize,
-    cells: &'a [(u64, Entries)],
+    /// Each taken once, by one thread, and emptied.
+    cells: &'a [(u64, Mutex<Pile>)],
     /// The first cell no thread has taken.
     next: AtomicUsize,
     /// Positions searched in the cells done.
@@ -230,7 +258,7 @@ impl Search<'_> {
     /// searched whole, its moves out filed in the higher layers.
     fn cells(&self, layer: &ThisLayer) {
         let (game, keys, refused) = (self.game, self.keys, &self.refused);
-        let mut inside = Entries::default();
+        let mut inside = FxHashSet::<u64>::default();
         let mut stack: Vec<u64> = Vec::new();
         let stop = |why: End| {
             let mut end = layer.end.lock().unwrap_or_else(|e| e.into_inner());
@@ -242,10 +270,12 @@ impl Search<'_> {
         let mut since_asked = 0usize;
         loop {
             let index = layer.next.fetch_add(1, Relaxed);
-            let Some((cell, entries)) = layer.cells.get(index) else {
+            let Some((cell, pile)) = layer.cells.get(index) else {
                 return;
             };
-            self.waiting.fetch_sub(entries.len(), Relaxed);
+            let entries = std::mem::take(&mut *pile.lock().unwrap_or_else(|e| e.into_inner()));
+            self.held
+                .changed((entries.len(), entries.bytes()), &Pile::default());
             inside.clear();
             stack.clear();
             if inside.try_reserve(entries.len()).is_err()
@@ -254,10 +284,12 @@ impl Search<'_> {
                 refused.store(true, Relaxed);
                 return;
             }
-            for &runs in entries {
-                inside.insert(runs);
-                stack.push(runs);
-            }
+            entries.for_each(|runs| {
+                if inside.insert(runs) {
+                    stack.push(runs);
+                }
+            });
+            drop(entries);
             let fixed_cards = game.fixed_cards(&keys.position(*cell, 0));
             while let Some(runs) = stack.pop() {
                 let p = keys.position(*cell, runs);
@@ -267,7 +299,8 @@ impl Search<'_> {
                 since_asked += 1;
                 if since_asked >= 4096 {
                     since_asked = 0;
-                    let full = self.waiting.load(Relaxed) + inside.len() > self.limits.most;
+                    let waiting = self.held.entries.load(Relaxed);
+                    let full = waiting + inside.len() > self.limits.most;
                     if full || (self.limits.stopped)() || ended() {
                         return stop(End::Stopped);
                     }
@@ -293,9 +326,7 @@ impl Search<'_> {
                     // Another cell: a higher layer (the module doc).
                     let number = keys.layer(&child);
                     debug_assert!(number > layer.number);
-                    if self.layers[number].file(to, runs, refused) {
-                        self.waiting.fetch_add(1, Relaxed);
-                    }
+                    self.layers[number].file(to, runs, &self.held, refused);
                 });
                 if refused.load(Relaxed) {
                     return;
