@@ -6,8 +6,9 @@
 //! Usage: `cargo run --release --example suitless -- [forced|free|xpat2]
 //! [--layers [--jobs N]] [MOST] bd.SEED...`, e.g. `forced 20000000
 //! bd.78829 bd.1`. Prints one line per deal: `lost` (the suitless game
-//! never wins, so the deal is lost under those rules), `open` (it won, or
-//! reached MOST positions, default 20 000 000), the positions reached and
+//! never wins, so the deal is lost under those rules), `won` (it wins,
+//! which proves nothing), `open` (it reached MOST positions, default
+//! 20 000 000), the positions reached and
 //! the seconds taken. With `--layers`, the search in layers a cell at a
 //! time (`state::suitless_in_layers`, for proofs of large games: MOST
 //! bounds the positions waiting, some 5 bytes each), on N threads
@@ -19,7 +20,7 @@ use std::time::Instant;
 use xpat_solver::deal::Deal;
 use xpat_solver::foundation::Foundation;
 use xpat_solver::rules::GameId;
-use xpat_solver::state::{State, SuitlessLimits, suitless, suitless_in_layers};
+use xpat_solver::state::{State, Suitless, SuitlessLimits, suitless, suitless_in_layers};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -55,7 +56,11 @@ fn main() -> ExitCode {
                 })
             }
         };
-        let verdict = if found.is_lost() { "lost" } else { "open" };
+        let verdict = match found {
+            Suitless::Lost { .. } => "lost",
+            Suitless::Won { .. } => "won",
+            Suitless::Open { .. } => "open",
+        };
         println!(
             "{id} {verdict} {} positions {:.3} s",
             found.positions(),

@@ -33,7 +33,10 @@
 //! best-first, finds wins sooner.
 //!
 //! Under xpat2's complete rules a card that comes back from the
-//! foundation lowers the layer: those games are not searched here.
+//! foundation lowers that layer. Fixed cards gone still never go down,
+//! so there a layer counts those alone, and a cell is the fixed cards
+//! alone, its runs and foundation the entry ([`Keys`]): larger cells,
+//! the same search.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
@@ -60,7 +63,8 @@ pub struct Limits<'a> {
 /// One layer searched: what a progress line shows.
 #[derive(Clone, Copy, Debug)]
 pub struct Layer {
-    /// Its number: fixed cards gone plus cards up, since the start.
+    /// Its number: fixed cards gone plus cards up since the start (fixed
+    /// cards gone alone when cards come back from the foundation).
     pub number: usize,
     /// Positions searched in it.
     pub positions: usize,
@@ -156,15 +160,12 @@ enum End {
 /// The suitless game of `state` searched whole (the module doc): lost
 /// when no position of it is won, won when one is; open when a limit was
 /// reached, when memory was refused, or for a game it does not describe
-/// (not Baker's Dozen, or cards coming back from the foundation).
+/// (not Baker's Dozen).
 /// `progress` is called after each layer.
 pub fn in_layers(state: &State, limits: &Limits, progress: &mut dyn FnMut(&Layer)) -> Suitless {
     let Some((game, start)) = Game::of(state) else {
         return Suitless::Open { positions: 0 };
     };
-    if game.returns {
-        return Suitless::Open { positions: 0 };
-    }
     let keys = Keys::of(&game, &start);
     let search = Search {
         game: &game,
@@ -337,41 +338,75 @@ impl Search<'_> {
     }
 }
 
-/// A position as a cell key and its runs, and its layer.
+/// A position as a cell key and an entry key, and its layer.
+///
+/// Without cards back from the foundation, a cell is the fixed cards and
+/// the foundation, an entry the runs, and a layer counts fixed cards gone
+/// plus cards up. With them (xpat2's complete rules), a card back lowers
+/// the foundation: a cell is then the fixed cards alone, an entry the
+/// runs and the foundation, and a layer counts fixed cards gone, which
+/// no move brings back (a card moved or brought back lies on a column's
+/// top, in its run, never among its fixed cards). Larger cells, the same
+/// argument.
 struct Keys {
     columns: usize,
     /// Fixed cards at the start: the layer counts those gone since.
     fixed_at_start: usize,
+    /// Whether cards come back from the foundation.
+    returns: bool,
+    /// Cards in the game: fixed, in runs or up. With cards back, the last
+    /// column's run is what the others leave, so that runs and
+    /// foundation fit in 64 bits.
+    cards: usize,
 }
 
 impl Keys {
     fn of(game: &Game, start: &Position) -> Keys {
+        let columns = game.fixed.len();
+        let sum = |counts: &[u8]| counts.iter().map(|&c| usize::from(c)).sum::<usize>();
         Keys {
-            columns: game.fixed.len(),
-            fixed_at_start: start.fixed.iter().map(|&f| usize::from(f)).sum(),
+            columns,
+            fixed_at_start: sum(&start.fixed[..columns]),
+            returns: game.returns,
+            cards: sum(&start.fixed[..columns]) + sum(&start.run[..columns]) + sum(&start.up),
         }
     }
 
-    /// Fixed cards gone plus cards up: never lower after a move.
+    /// Never lower after a move (the type's doc).
     fn layer(&self, p: &Position) -> usize {
         let fixed: usize = p.fixed.iter().map(|&f| usize::from(f)).sum();
         let up: usize = p.up.iter().map(|&h| usize::from(h)).sum();
-        self.fixed_at_start - fixed + up
+        self.fixed_at_start - fixed + if self.returns { 0 } else { up }
     }
 
-    /// Fixed cards (3 bits a column) and foundation (4 bits a suit).
+    /// Fixed cards (3 bits a column), and without cards back the
+    /// foundation (4 bits a suit).
     fn cell(&self, p: &Position) -> u64 {
         let fixed = p.fixed[..self.columns]
             .iter()
             .fold(0u64, |key, &f| key << 3 | u64::from(f));
+        if self.returns {
+            return fixed;
+        }
         p.up.iter().fold(fixed, |key, &h| key << 4 | u64::from(h))
     }
 
-    /// Run lengths, 4 bits a column.
+    /// Run lengths, 4 bits a column; with cards back, but the last
+    /// column's, and then the foundation, 4 bits a suit.
     fn runs(&self, p: &Position) -> u64 {
-        p.run[..self.columns]
-            .iter()
-            .fold(0u64, |key, &r| key << 4 | u64::from(r))
+        let runs = |columns: usize| {
+            p.run[..columns]
+                .iter()
+                .fold(0u64, |key, &r| key << 4 | u64::from(r))
+        };
+        let key = if self.returns {
+            let runs = runs(self.columns - 1);
+            p.up.iter().fold(runs, |key, &h| key << 4 | u64::from(h))
+        } else {
+            runs(self.columns)
+        };
+        debug_assert_eq!(self.position(self.cell(p), key), *p);
+        key
     }
 
     fn position(&self, mut cell: u64, mut runs: u64) -> Position {
@@ -380,15 +415,26 @@ impl Keys {
             run: [0; COLUMNS],
             up: [0; SUITS],
         };
+        let up = if self.returns { &mut runs } else { &mut cell };
         for h in p.up.iter_mut().rev() {
-            *h = (cell & 0xF) as u8;
-            cell >>= 4;
+            *h = (*up & 0xF) as u8;
+            *up >>= 4;
         }
-        for i in (0..self.columns).rev() {
-            p.fixed[i] = (cell & 0x7) as u8;
+        for f in p.fixed[..self.columns].iter_mut().rev() {
+            *f = (cell & 0x7) as u8;
             cell >>= 3;
-            p.run[i] = (runs & 0xF) as u8;
+        }
+        let keyed = self.columns - usize::from(self.returns);
+        for r in p.run[..keyed].iter_mut().rev() {
+            *r = (runs & 0xF) as u8;
             runs >>= 4;
+        }
+        if self.returns {
+            let sum = |counts: &[u8]| counts.iter().map(|&c| usize::from(c)).sum::<usize>();
+            let held = sum(&p.fixed) + sum(&p.run) + sum(&p.up);
+            // Only a cell's key with no entry (asked for its fixed cards)
+            // may count more cards than the game has.
+            p.run[self.columns - 1] = self.cards.saturating_sub(held) as u8;
         }
         p
     }
