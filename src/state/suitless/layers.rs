@@ -80,9 +80,9 @@ pub struct Layer {
     pub elapsed: Duration,
 }
 
-/// Cells by their key (fixed cards and foundation), in shards a lock
-/// each, so that threads file entries side by side; a cell's entries are
-/// positions' run lengths, 4 bits a column, in a compact set.
+/// Cells by their key ([`Keys::cell`]), in shards a lock each, so that
+/// threads file entries side by side; a cell's entries
+/// ([`Keys::runs`]) wait in a compact set.
 struct Shards(Vec<Mutex<FxHashMap<u64, Pile>>>);
 
 /// The entries held, in all layers, and their bytes.
