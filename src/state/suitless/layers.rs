@@ -363,7 +363,6 @@ struct Keys {
 impl Keys {
     fn of(game: &Game, start: &Position) -> Keys {
         let columns = game.fixed.len();
-        let sum = |counts: &[u8]| counts.iter().map(|&c| usize::from(c)).sum::<usize>();
         Keys {
             columns,
             fixed_at_start: sum(&start.fixed[..columns]),
@@ -374,9 +373,8 @@ impl Keys {
 
     /// Never lower after a move (the type's doc).
     fn layer(&self, p: &Position) -> usize {
-        let fixed: usize = p.fixed.iter().map(|&f| usize::from(f)).sum();
-        let up: usize = p.up.iter().map(|&h| usize::from(h)).sum();
-        self.fixed_at_start - fixed + if self.returns { 0 } else { up }
+        let up = if self.returns { 0 } else { sum(&p.up) };
+        self.fixed_at_start - sum(&p.fixed) + up
     }
 
     /// Fixed cards (3 bits a column), and without cards back the
@@ -430,7 +428,6 @@ impl Keys {
             runs >>= 4;
         }
         if self.returns {
-            let sum = |counts: &[u8]| counts.iter().map(|&c| usize::from(c)).sum::<usize>();
             let held = sum(&p.fixed) + sum(&p.run) + sum(&p.up);
             // Only a cell's key with no entry (asked for its fixed cards)
             // may count more cards than the game has.
@@ -438,4 +435,9 @@ impl Keys {
         }
         p
     }
+}
+
+/// Cards counted by a position's fixed cards, runs or foundation.
+fn sum(counts: &[u8]) -> usize {
+    counts.iter().map(|&c| usize::from(c)).sum()
 }
