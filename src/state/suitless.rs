@@ -156,16 +156,21 @@ fn fixed_count(state: &State, column: &[Card], n: usize) -> usize {
 }
 
 /// The suitless game of one real position: its columns' fixed cards,
-/// which only ever shrink, and its rules.
+/// which only ever shrink, and its rules. Tables of arrays, not of
+/// vectors: a position's moves read them some twenty times.
 struct Game {
+    /// Its columns.
+    columns: usize,
     /// Each column's bottom card: the column's name, whatever it holds.
     bottoms: Vec<Card>,
     /// Each column's fixed cards, bottom first.
-    fixed: Vec<Vec<Card>>,
+    fixed: [[Card; MOST_FIXED]; COLUMNS],
     /// `lower[i][n]`: the fixed cards of column `i` once all but its first
     /// `n` have left it (those of them built on one another as dealt,
     /// below the topmost left, count in the run then).
-    lower: Vec<Vec<u8>>,
+    lower: [[u8; MOST_FIXED + 1]; COLUMNS],
+    /// `held[i][n]`: column `i`'s first `n` fixed cards, a bit per card.
+    held: [[u64; MOST_FIXED + 1]; COLUMNS],
     /// Which cards the real game plays up by itself.
     automatic: Automatic,
     /// A foundation's top card may come back (SPEC §10).
@@ -185,24 +190,25 @@ impl Game {
             return None;
         }
         let mut game = Game {
+            columns: columns.len(),
             bottoms: Vec::with_capacity(columns.len()),
-            fixed: Vec::with_capacity(columns.len()),
-            lower: Vec::with_capacity(columns.len()),
+            fixed: [[0; MOST_FIXED]; COLUMNS],
+            lower: [[0; MOST_FIXED + 1]; COLUMNS],
+            held: [[0; MOST_FIXED + 1]; COLUMNS],
             automatic: state.automatic,
             returns: state.returns(),
         };
-        for column in &columns {
+        for (i, column) in columns.iter().enumerate() {
             let count = fixed_count(state, column, column.len());
             if count > MOST_FIXED || column.len() - count > 15 {
                 return None;
             }
             game.bottoms.push(column[0]);
-            game.fixed.push(column[..count].to_vec());
-            game.lower.push(
-                (0..=count)
-                    .map(|n| fixed_count(state, column, n) as u8)
-                    .collect(),
-            );
+            game.fixed[i][..count].copy_from_slice(&column[..count]);
+            for n in 0..=count {
+                game.lower[i][n] = fixed_count(state, column, n) as u8;
+                game.held[i][n] = column[..n].iter().fold(0, |held, &card| held | 1 << card);
+            }
         }
         let image = game.settled_image(state);
         Some((game, image))
@@ -242,7 +248,7 @@ impl Game {
 
     fn pack(&self, p: &Position) -> Packed {
         let mut packed: Packed = 0;
-        for i in 0..self.fixed.len() {
+        for i in 0..self.columns {
             packed = packed << 7 | Packed::from(p.fixed[i]) << 4 | Packed::from(p.run[i]);
         }
         for s in 0..SUITS {
@@ -261,7 +267,7 @@ impl Game {
             p.up[s] = (packed & 0xF) as u8;
             packed >>= 4;
         }
-        for i in (0..self.fixed.len()).rev() {
+        for i in (0..self.columns).rev() {
             p.run[i] = (packed & 0xF) as u8;
             p.fixed[i] = (packed >> 4 & 0x7) as u8;
             packed >>= 7;
@@ -287,9 +293,8 @@ impl Game {
     fn take_fixed_top(&self, p: &mut Position, i: usize, fixed: &mut u64) {
         let n = p.fixed[i] as usize - 1;
         let left = self.lower[i][n] as usize;
-        for &card in &self.fixed[i][left..=n] {
-            *fixed &= !(1 << card);
-        }
+        // Its fixed cards from the `left` first on leave the fixed ones.
+        *fixed &= !(self.held[i][n + 1] ^ self.held[i][left]);
         p.fixed[i] = left as u8;
         p.run[i] = (n - left) as u8;
     }
@@ -307,7 +312,7 @@ impl Game {
             // The ranks some suit plays up next: a column whose top has
             // none of them has nothing to settle (most, most of the time).
             let next = p.up.iter().fold(0u16, |ranks, &h| ranks | 1 << (h + 1));
-            for i in 0..self.fixed.len() {
+            for i in 0..self.columns {
                 let Some(fixed_top) = self.fixed_top(p, i) else {
                     continue;
                 };
@@ -348,13 +353,7 @@ impl Game {
 
     /// The fixed cards of `p`, a bit per card.
     fn fixed_cards(&self, p: &Position) -> u64 {
-        let mut cards = 0u64;
-        for (i, fixed) in self.fixed.iter().enumerate() {
-            for &card in &fixed[..p.fixed[i] as usize] {
-                cards |= 1 << card;
-            }
-        }
-        cards
+        (0..self.columns).fold(0, |cards, i| cards | self.held[i][p.fixed[i] as usize])
     }
 
     /// Calls `f` with each position one move of `p` leads to, settled.
@@ -365,7 +364,7 @@ impl Game {
     /// [`Game::for_each_child`] with `fixed_cards`, the fixed cards of
     /// `p`, already known (`fixed_cards`).
     fn for_each_child_of(&self, p: &Position, fixed_cards: u64, mut f: impl FnMut(Position)) {
-        let columns = self.fixed.len();
+        let columns = self.columns;
         let tops: [Option<u8>; COLUMNS] = std::array::from_fn(|i| {
             if i < columns {
                 self.top_rank(p, i)
@@ -373,8 +372,21 @@ impl Game {
                 None
             }
         });
+        // By rank, the columns with a top of that rank, a bit each.
+        let mut topped = [0u16; KING as usize + 2];
+        for (i, top) in tops.iter().enumerate().take(columns) {
+            if let Some(top) = *top {
+                topped[top as usize] |= 1 << i;
+            }
+        }
         let onto = |rank: u8, except: usize| {
-            (0..columns).filter(move |&j| j != except && tops[j] == Some(rank + 1))
+            let mut hosts =
+                topped[rank as usize + 1] & !(1u16.checked_shl(except as u32).unwrap_or(0));
+            std::iter::from_fn(move || {
+                let j = hosts.trailing_zeros() as usize;
+                hosts &= hosts.wrapping_sub(1);
+                (j < 16).then_some(j)
+            })
         };
         let mut settled = |mut child: Position, fixed: u64| {
             self.settle(&mut child, fixed);

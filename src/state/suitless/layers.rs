@@ -93,8 +93,8 @@ struct Held {
 }
 
 impl Held {
-    /// A pile that held `entries` and `bytes` now holds `pile`'s.
-    fn changed(&self, (entries, bytes): (usize, usize), pile: &Pile) {
+    /// Piles that held `entries` and `bytes` now hold `after`.
+    fn changed(&self, (entries, bytes): (usize, usize), after: (usize, usize)) {
         let change = |held: &AtomicUsize, before: usize, after: usize| {
             if after >= before {
                 held.fetch_add(after - before, Relaxed);
@@ -102,8 +102,8 @@ impl Held {
                 held.fetch_sub(before - after, Relaxed);
             }
         };
-        change(&self.entries, entries, pile.len());
-        change(&self.bytes, bytes, pile.bytes());
+        change(&self.entries, entries, after.0);
+        change(&self.bytes, bytes, after.1);
     }
 }
 
@@ -120,23 +120,28 @@ impl Shards {
         Shards((0..SHARDS).map(|_| Mutex::default()).collect())
     }
 
-    /// Files `runs` under `cell`, counted in `held`; if memory for it was
-    /// refused, sets `refused`.
-    fn file(&self, cell: u64, runs: u64, held: &Held, refused: &AtomicBool) {
-        // The top bits of a multiplicative hash: 0..SHARDS.
-        let shard = (cell.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize;
+    /// Files each `(cell, runs)` of `batch` (sorted; a cell's key in the
+    /// low `CELL_BITS` of the first), every cell of `shard`,
+    /// counted in `held`; if memory for it was refused, sets `refused`.
+    fn file(&self, shard: usize, batch: &[(u64, u64)], held: &Held, refused: &AtomicBool) {
         let mut cells = self.0[shard].lock().unwrap_or_else(|e| e.into_inner());
-        let count = cells.len();
-        if count == cells.capacity() && cells.try_reserve(count.max(16)).is_err() {
-            refused.store(true, Relaxed);
-            return;
+        let (mut before, mut after) = ((0, 0), (0, 0));
+        for same in batch.chunk_by(|a, b| a.0 == b.0) {
+            let count = cells.len();
+            if count == cells.capacity() && cells.try_reserve(count.max(16)).is_err() {
+                refused.store(true, Relaxed);
+                break;
+            }
+            let pile = cells.entry(same[0].0 & ((1 << CELL_BITS) - 1)).or_default();
+            before = (before.0 + pile.len(), before.1 + pile.bytes());
+            let added = same.iter().try_for_each(|&(_, runs)| pile.add(runs));
+            after = (after.0 + pile.len(), after.1 + pile.bytes());
+            if added.is_err() {
+                refused.store(true, Relaxed);
+                break;
+            }
         }
-        let pile = cells.entry(cell).or_default();
-        let before = (pile.len(), pile.bytes());
-        if pile.add(runs).is_err() {
-            refused.store(true, Relaxed);
-        }
-        held.changed(before, pile);
+        held.changed(before, after);
     }
 
     /// Every cell with its entries, the shards emptied.
@@ -146,6 +151,33 @@ impl Shards {
             .flat_map(|shard| std::mem::take(&mut *shard.lock().unwrap_or_else(|e| e.into_inner())))
             .map(|(cell, pile)| (cell, Mutex::new(pile)))
             .collect()
+    }
+}
+
+/// The shard of a cell: the top bits of a multiplicative hash.
+fn shard(cell: u64) -> usize {
+    (cell.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize
+}
+
+/// Filings a thread has made and not yet delivered, by shard: each
+/// batch is delivered under one lock with one count of what is held
+/// (a position files some four entries, and two threads counting each
+/// on shared counters would mostly wait on each other), sorted, so that
+/// a cell is looked up once for its run of filings and repeats drop.
+/// A filing is the layer and the cell in one number (`CELL_BITS`), and
+/// the runs: two numbers are quick to sort.
+struct Outbox(Vec<Vec<(u64, u64)>>);
+
+/// The bits of a filing's first number the cell takes (55 at most: 3 a
+/// column and 4 a suit), the layer's number above them.
+const CELL_BITS: u32 = 56;
+
+/// Filings a batch holds before it is delivered.
+const BATCH: usize = 256;
+
+impl Outbox {
+    fn new() -> Outbox {
+        Outbox((0..SHARDS).map(|_| Vec::with_capacity(BATCH)).collect())
     }
 }
 
@@ -176,7 +208,12 @@ pub fn in_layers(state: &State, limits: &Limits, progress: &mut dyn FnMut(&Layer
         held: Held::default(),
     };
     let (cell, runs) = (keys.cell(&start), keys.runs(&start));
-    search.layers[keys.layer(&start)].file(cell, runs, &search.held, &search.refused);
+    search.layers[keys.layer(&start)].file(
+        shard(cell),
+        &[(cell, runs)],
+        &search.held,
+        &search.refused,
+    );
     let began = Instant::now();
     let mut total = 0;
     for number in 0..search.layers.len() {
@@ -255,6 +292,27 @@ struct ThisLayer<'a> {
 }
 
 impl Search<'_> {
+    /// Files `runs` under `cell` in layer `number`, by way of `outbox`.
+    fn post(&self, outbox: &mut Outbox, number: usize, cell: u64, runs: u64) {
+        let shard = shard(cell);
+        debug_assert!(cell < 1 << CELL_BITS);
+        outbox.0[shard].push(((number as u64) << CELL_BITS | cell, runs));
+        if outbox.0[shard].len() >= BATCH {
+            self.deliver(shard, &mut outbox.0[shard]);
+        }
+    }
+
+    /// Files `batch`, of `shard`, and empties it.
+    fn deliver(&self, shard: usize, batch: &mut Vec<(u64, u64)>) {
+        batch.sort_unstable();
+        batch.dedup();
+        for layer in batch.chunk_by(|a, b| a.0 >> CELL_BITS == b.0 >> CELL_BITS) {
+            let number = (layer[0].0 >> CELL_BITS) as usize;
+            self.layers[number].file(shard, layer, &self.held, &self.refused);
+        }
+        batch.clear();
+    }
+
     /// One thread's share of a layer: cells taken one at a time, each
     /// searched whole, its moves out filed in the higher layers.
     fn cells(&self, layer: &ThisLayer) {
@@ -269,14 +327,17 @@ impl Search<'_> {
         };
         let ended = || *layer.end.lock().unwrap_or_else(|e| e.into_inner()) != End::Searching;
         let mut since_asked = 0usize;
+        let mut outbox = Outbox::new();
         loop {
             let index = layer.next.fetch_add(1, Relaxed);
             let Some((cell, pile)) = layer.cells.get(index) else {
+                for (shard, batch) in outbox.0.iter_mut().enumerate() {
+                    self.deliver(shard, batch);
+                }
                 return;
             };
             let entries = std::mem::take(&mut *pile.lock().unwrap_or_else(|e| e.into_inner()));
-            self.held
-                .changed((entries.len(), entries.bytes()), &Pile::default());
+            self.held.changed((entries.len(), entries.bytes()), (0, 0));
             inside.clear();
             stack.clear();
             if inside.try_reserve(entries.len()).is_err()
@@ -327,7 +388,7 @@ impl Search<'_> {
                     // Another cell: a higher layer (the module doc).
                     let number = keys.layer(&child);
                     debug_assert!(number > layer.number);
-                    self.layers[number].file(to, runs, &self.held, refused);
+                    self.post(&mut outbox, number, to, runs);
                 });
                 if refused.load(Relaxed) {
                     return;
@@ -362,7 +423,7 @@ struct Keys {
 
 impl Keys {
     fn of(game: &Game, start: &Position) -> Keys {
-        let columns = game.fixed.len();
+        let columns = game.columns;
         Keys {
             columns,
             fixed_at_start: sum(&start.fixed[..columns]),
