@@ -193,11 +193,17 @@ mod tests {
 
     #[test]
     fn numbers_take_a_byte_for_each_seven_bits() {
-        let widths = [(0, 1), (1, 1), (127, 1), (128, 2), (16_383, 2), (16_384, 3)];
-        for (number, width) in widths
-            .into_iter()
-            .chain([(u64::MAX >> 1, 9), (u64::MAX, 10)])
-        {
+        let widths = [
+            (0, 1),
+            (1, 1),
+            (127, 1),
+            (128, 2),
+            (16_383, 2),
+            (16_384, 3),
+            (u64::MAX >> 1, 9),
+            (u64::MAX, 10),
+        ];
+        for (number, width) in widths {
             let mut packed = Vec::new();
             write(&mut packed, number);
             assert_eq!(packed.len(), width, "{number}");
