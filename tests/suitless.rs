@@ -1,6 +1,6 @@
 //! The suitless game through the real binary: bd.78829, which no search
 //! had decided (undecided at 10 s by both searches, and by the free one
-//! at 60 s), proven lost from the start by the usual search and by
+//! at 60 s), proven lost in its suitless game by the usual search and by
 //! `--components`, and undecided without it (`--no-suitless`); and
 //! BakersDozen.191326999, one of issue 29's deals no search decided in
 //! an hour, lost with forced moves; and the suitless game in layers
@@ -19,7 +19,9 @@ fn the_suitless_game_proves_a_deal_lost_that_the_searches_leave() {
         args.extend(extra);
         let r = run(args);
         assert_eq!(r.verdict(), ("INSOLUBLE", 2), "{extra:?}: {r:?}");
-        assert!(r.stdout.contains("lost from the start"), "{r:?}");
+        assert!(r.stdout.contains("lost in its suitless game"), "{r:?}");
+        // Its whole suitless game, searched at once: 584 523 positions.
+        assert_eq!(suitless_positions(&r.stdout), Some(584_523), "{r:?}");
         assert!(!file.exists());
     }
     let without = run([
@@ -31,7 +33,14 @@ fn the_suitless_game_proves_a_deal_lost_that_the_searches_leave() {
         "3",
     ]);
     assert_eq!(without.verdict(), ("ECHEC", 1), "{without:?}");
+    assert_eq!(suitless_positions(&without.stdout), None, "{without:?}");
     assert!(!file.exists());
+}
+
+/// The suitless positions a summary line gives, if it gives them.
+fn suitless_positions(stdout: &str) -> Option<u64> {
+    let (before, _) = stdout.split_once(" suitless positions")?;
+    before.rsplit(' ').next()?.parse().ok()
 }
 
 /// BakersDozen.191326999 with forced moves (the default): its suitless
@@ -52,7 +61,7 @@ fn an_issue_29_deal_is_lost_with_forced_moves() {
         "60",
     ]);
     assert_eq!(r.verdict(), ("INSOLUBLE", 2), "{r:?}");
-    assert!(r.stdout.contains("lost from the start"), "{r:?}");
+    assert!(r.stdout.contains("lost in its suitless game"), "{r:?}");
     assert!(!file.exists());
 }
 
@@ -70,7 +79,10 @@ fn the_suitless_game_goes_on_in_layers_past_its_positions() {
     args.extend(["--no-rollouts", "--timeout", "60"]);
     let r = run(args);
     assert_eq!(r.verdict(), ("INSOLUBLE", 2), "{r:?}");
-    assert!(r.stdout.contains("lost from the start"), "{r:?}");
+    assert!(r.stdout.contains("lost in its suitless game"), "{r:?}");
+    // The first search's 200 000 positions (and the one that found it
+    // full), then the layers' 584 523.
+    assert_eq!(suitless_positions(&r.stdout), Some(784_524), "{r:?}");
     assert!(!file.exists());
     let mut args = common.to_vec();
     args.extend(["--no-suitless", "--timeout", "3"]);

@@ -3,6 +3,7 @@
 
 use std::io::IsTerminal;
 use std::path::Path;
+use std::time::Duration;
 
 use anyhow::{Result, bail};
 
@@ -110,7 +111,7 @@ pub(super) fn run(start: &Start, limits: &Limits, out: &Outputs) -> Result<u8> {
             let proven = limits.length == Length::Optimal;
             solved(start, &moves, files, out.file, &summary, proven)
         }
-        Outcome::Insoluble => insoluble(start, &summary, report.stats.expanded == 0),
+        Outcome::Insoluble => insoluble(start, &summary, &report.stats),
         Outcome::GaveUp(limit) => gave_up(limit, &summary, limits.max_states),
     }
 }
@@ -131,16 +132,51 @@ fn search_components(start: &Start, limits: &Limits, expansion: Expansion) -> An
     })
 }
 
-/// Runs `search` with a progress line on stderr when that is a terminal,
-/// cleared at the end.
+/// Runs `search` with a progress line on stderr: rewritten in place and
+/// cleared at the end when that is a terminal, else (a log) written whole
+/// every [`LOGGED_EVERY`].
 fn with_progress<R>(search: impl FnOnce(Option<search::Progress>) -> R) -> R {
     if !std::io::stderr().is_terminal() {
-        return search(None);
+        let mut every = Every::new(LOGGED_EVERY);
+        let mut log = |stats: &Stats| {
+            if every.due(stats.elapsed) {
+                let secs = stats.elapsed.as_secs();
+                note(format_args!("{secs} s: {}\n", progress(stats).trim_end()));
+            }
+        };
+        return search(Some(&mut log as _));
     }
     let mut show = |stats: &Stats| note(format_args!("\r{}", progress(stats)));
     let result = search(Some(&mut show as _));
     note(format_args!("\r{:90}\r", ""));
     result
+}
+
+/// How often a search whose stderr is no terminal writes its progress:
+/// a long proof run into a log (bd.1649 through `-search`, 53 minutes)
+/// said nothing until its verdict.
+const LOGGED_EVERY: Duration = Duration::from_secs(60);
+
+/// A line every so often: due first at `every`, then at least `every`
+/// after the last one written (a search that stalls does not owe lines).
+pub(super) struct Every {
+    every: Duration,
+    next: Duration,
+}
+
+impl Every {
+    pub(super) fn new(every: Duration) -> Every {
+        Every { every, next: every }
+    }
+
+    /// Whether a line is due at `elapsed`; if so, the next is later.
+    pub(super) fn due(&mut self, elapsed: Duration) -> bool {
+        let due = elapsed >= self.next;
+        if due {
+            self.next = elapsed + self.every;
+        }
+        due
+    }
 }
 
 /// The search with `--spill`: the usual one's progress line as
@@ -205,9 +241,10 @@ fn summary(id: GameId, s: &Stats) -> String {
         String::new()
     };
     format!(
-        "{id}: {} positions stored, {} expanded, {:.3} s, {} search{}, peak memory {} MB for {} positions at once{per_position}",
+        "{id}: {} positions stored, {} expanded{}, {:.3} s, {} search{}, peak memory {} MB for {} positions at once{per_position}",
         s.stored,
         s.expanded,
+        suitless_positions(s),
         s.elapsed.as_secs_f64(),
         s.attempts,
         if s.attempts == 1 { "" } else { "es" },
@@ -232,13 +269,23 @@ fn components_summary(id: GameId, s: &Stats, listed: u64, cut: Cuts) -> String {
         ),
     };
     format!(
-        "{id}: {} component names stored, {} components expanded, {} positions listed{cut}, {:.3} s, peak memory {} MB",
+        "{id}: {} component names stored, {} components expanded, {} positions listed{}{cut}, {:.3} s, peak memory {} MB",
         s.stored,
         s.expanded,
         listed,
+        suitless_positions(s),
         s.elapsed.as_secs_f64(),
         peak >> 20,
     )
+}
+
+/// The suitless positions a proof searched, for a summary: nothing
+/// where none were.
+fn suitless_positions(s: &Stats) -> String {
+    match s.suitless {
+        0 => String::new(),
+        n => format!(", {n} suitless positions"),
+    }
 }
 
 /// Writes a solution, replayed first so nothing wrong is ever written;
@@ -290,9 +337,13 @@ fn solved(
 /// position, the proof is that there is no win from there. `at_once`:
 /// the start was proven lost without searching (the lost-position tests,
 /// the pair test among them).
-fn insoluble(start: &Start, summary: &str, at_once: bool) -> Result<u8> {
+fn insoluble(start: &Start, summary: &str, stats: &Stats) -> Result<u8> {
     let id = start.deal.id;
-    if at_once {
+    if stats.suitless > 0 {
+        say!(
+            "{summary}: lost in its suitless game, the suits of moved cards forgotten: every play of the deal is a play of that game, and none of them wins (docs/rules-and-proofs.md)"
+        )?;
+    } else if stats.expanded == 0 {
         say!(
             "{summary}: lost from the start, proven without a search (no play can bring every card up: docs/rules-and-proofs.md)"
         )?;

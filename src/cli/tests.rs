@@ -229,3 +229,18 @@ fn a_save_replaces_the_deal() {
     );
     refused("x -check a.sol", "<RULE.SEED> (or --from-xpat2 SAVE)");
 }
+
+#[test]
+fn a_log_gets_a_progress_line_a_minute_and_no_more() {
+    let mut every = solve::Every::new(Duration::from_secs(60));
+    let secs = |s| Duration::from_secs(s);
+    assert!(!every.due(secs(0)));
+    assert!(!every.due(secs(59)));
+    assert!(every.due(secs(61)));
+    // The next one a minute after the line written, not after the 60th s.
+    assert!(!every.due(secs(120)));
+    assert!(every.due(secs(121)));
+    // A search silent for long owes one line, not the minutes missed.
+    assert!(every.due(secs(400)));
+    assert!(!every.due(secs(401)));
+}

@@ -302,6 +302,12 @@ pub struct Stats {
     pub elapsed: Duration,
     /// Attempts started so far, one ordering each.
     pub attempts: u32,
+    /// Positions of the suitless game searched for the proof that ended
+    /// the search (Baker's Dozen, [`crate::state::suitless`]); 0 unless
+    /// that game gave the verdict. Why a figure of its own: those proofs
+    /// can take an hour (bd.1649) and are no positions of the deal, so
+    /// the summary must not read "0 expanded, proven without a search".
+    pub suitless: u64,
 }
 
 impl Stats {
@@ -317,6 +323,7 @@ impl Stats {
             best_score: self.best_score.max(later.best_score),
             elapsed: self.elapsed + later.elapsed,
             attempts: self.attempts + later.attempts,
+            suitless: self.suitless + later.suitless,
         }
     }
 }
@@ -471,13 +478,19 @@ fn lost_by_pairs(root: &State, limits: &Limits) -> Option<Report> {
 /// tens of milliseconds, where most deals are decided in a few, so it is
 /// asked once, where the search is about to be long: the portfolio says
 /// when (`portfolio.rs`), and the search over components asks it after
-/// its first look. Its figures are those of a proof without a search
-/// (nothing stored or expanded), its time the search's since `began`.
+/// its first look. Its figures are the search's `so_far` (what it
+/// stored and expanded before asking), its time the search's since
+/// `began`.
 /// Not asked once the search is out of time or cancelled.
-pub(super) fn lost_by_triples(root: &State, limits: &Limits, began: Instant) -> Option<Report> {
+pub(super) fn lost_by_triples(
+    root: &State,
+    limits: &Limits,
+    began: Instant,
+    so_far: &Stats,
+) -> Option<Report> {
     let baker = root.rules().build == Build::AnySuit;
     (limits.pairs && baker && in_time(limits, began) && Triples::default().is_lost(root))
-        .then(|| proven_at_once(root, began))
+        .then(|| proven(root, began, so_far, 0))
 }
 
 /// `Insoluble` when the suitless game of `root` is lost
@@ -489,7 +502,8 @@ pub(super) fn lost_by_triples(root: &State, limits: &Limits, began: Instant) -> 
 /// the time left, or [`SUITLESS_ALONE`] without a timeout
 /// ([`SUITLESS_ALONE_LOST`] before a search that expects a loss), within
 /// half the positions `--max-states` allows (each takes less room than
-/// the search's). Figures and time as [`lost_by_triples`].
+/// the search's). Figures and time as [`lost_by_triples`], with the
+/// suitless positions searched, in both searches of that game.
 ///
 /// When that search fills its positions with time left and without a
 /// win, the suitless game is searched again in layers
@@ -505,6 +519,7 @@ pub(super) fn lost_in_suitless_game(
     root: &State,
     limits: &Limits,
     began: Instant,
+    so_far: &Stats,
     progress: Option<Progress>,
 ) -> Option<Report> {
     let baker = root.rules().build == Build::AnySuit;
@@ -521,7 +536,7 @@ pub(super) fn lost_in_suitless_game(
     let most = usize::try_from(limits.max_states / 2).unwrap_or(usize::MAX);
     let found = crate::state::suitless(root, most, stopped);
     if found.is_lost() {
-        return Some(proven_at_once(root, began));
+        return Some(proven(root, began, so_far, found.positions() as u64));
     }
     if !matches!(found, Suitless::Open { .. }) || stopped() {
         return None;
@@ -531,6 +546,7 @@ pub(super) fn lost_in_suitless_game(
         most: usize::try_from(limits.max_states.saturating_mul(8)).unwrap_or(usize::MAX),
         stopped: &stopped,
     };
+    let before = found.positions() as u64;
     let mut show = progress;
     let found = crate::state::suitless_in_layers(root, &layers, &mut |layer| {
         if let Some(show) = show.as_mut() {
@@ -545,7 +561,9 @@ pub(super) fn lost_in_suitless_game(
             });
         }
     });
-    found.is_lost().then(|| proven_at_once(root, began))
+    found
+        .is_lost()
+        .then(|| proven(root, began, so_far, before + found.positions() as u64))
 }
 
 /// The most time the suitless game gets without a timeout: it proves
@@ -563,15 +581,18 @@ fn in_time(limits: &Limits, began: Instant) -> bool {
     limits.timeout.is_none_or(|t| began.elapsed() < t) && !limits.cancelled()
 }
 
-/// The report of a proof without a search: nothing stored or expanded,
-/// the time the search's since `began`.
-fn proven_at_once(root: &State, began: Instant) -> Report {
+/// The report of a proof asked of `root` between the search's steps:
+/// the figures of the search `so_far` (nothing stored or expanded when
+/// asked first), its time since `began`, and the `suitless` positions the
+/// proof searched.
+fn proven(root: &State, began: Instant, so_far: &Stats, suitless: u64) -> Report {
     Report {
         outcome: Outcome::Insoluble,
         stats: Stats {
-            best_score: root.score(),
+            best_score: so_far.best_score.max(root.score()),
             elapsed: began.elapsed(),
-            ..Stats::default()
+            suitless: so_far.suitless + suitless,
+            ..so_far.clone()
         },
     }
 }

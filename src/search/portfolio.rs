@@ -70,10 +70,11 @@ pub(super) fn run(
     // that far), or before the threads start: a search on several threads
     // is one long search.
     if limits.prover_alone
-        && let Some(report) = super::lost_by_triples(root, limits, start).or_else(|| {
-            let progress = search.progress.as_mut().map(|p| &mut **p as _);
-            super::lost_in_suitless_game(root, limits, start, progress)
-        })
+        && let Some(report) =
+            super::lost_by_triples(root, limits, start, &search.total).or_else(|| {
+                let progress = search.progress.as_mut().map(|p| &mut **p as _);
+                super::lost_in_suitless_game(root, limits, start, &search.total, progress)
+            })
     {
         return report;
     }
@@ -183,7 +184,7 @@ impl<'a> Portfolio<'_, '_, 'a> {
     /// rollouts, which win most of the won deals that get there); the
     /// search's end if one of them decides.
     fn about_to_be_long(&mut self, deal: &Deal, root: &State, limits: &Limits) -> Option<Report> {
-        if let Some(report) = super::lost_by_triples(root, limits, self.start) {
+        if let Some(report) = super::lost_by_triples(root, limits, self.start, &self.total) {
             return Some(report);
         }
         if let Some(moves) = self.roll(deal, root, limits) {
@@ -193,7 +194,7 @@ impl<'a> Portfolio<'_, '_, 'a> {
             });
         }
         let progress = self.progress.as_mut().map(|p| &mut **p as _);
-        super::lost_in_suitless_game(root, limits, self.start, progress)
+        super::lost_in_suitless_game(root, limits, self.start, &self.total, progress)
     }
 
     /// Nested rollouts (`rollouts.rs`) for half the time left, in

@@ -69,6 +69,7 @@ pub(super) fn so_far(total: &Stats, attempt: &Stats, elapsed: Duration) -> Stats
         best_score: total.best_score.max(attempt.best_score),
         elapsed,
         attempts: total.attempts + 1,
+        suitless: total.suitless,
     }
 }
 

@@ -193,6 +193,9 @@ pub fn search_after_first_look(
     // A deal the first look leaves is a hard one: the triple test, dearer
     // than the look, is worth asking once (`super::lost_by_triples`); the
     // look has asked it already when it expected a loss.
+    // A proof before the search over components has none of its
+    // figures: its summary counts component names and components.
+    let no_components = Stats::default();
     let proven = |report| {
         Answer::Components(Searched {
             report,
@@ -202,7 +205,7 @@ pub fn search_after_first_look(
         })
     };
     if !limits.prover_alone
-        && let Some(report) = super::lost_by_triples(&root, limits, began)
+        && let Some(report) = super::lost_by_triples(&root, limits, began, &no_components)
     {
         return proven(report);
     }
@@ -223,7 +226,8 @@ pub fn search_after_first_look(
     // look that expected a loss has asked too, but within its own few
     // positions (bd.78829 under free rules needs 606 000).
     let shown = progress.as_mut().map(|p| &mut **p as _);
-    if let Some(report) = super::lost_in_suitless_game(&root, limits, began, shown) {
+    if let Some(report) = super::lost_in_suitless_game(&root, limits, began, &no_components, shown)
+    {
         return proven(report);
     }
     let rest = Limits {
