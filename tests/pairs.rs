@@ -89,3 +89,24 @@ fn no_pairs_is_an_option_of_searches() {
     assert_eq!(r.code, 3, "{r:?}");
     assert!(r.stderr.contains("--no-pairs"), "{r:?}");
 }
+
+/// bd.4300: the triple test proves it lost once the search is about to
+/// be long, after a first attempt. The summary keeps what that attempt
+/// expanded, and says the verdict is the test's, not a search's of every
+/// position.
+#[test]
+fn a_proof_by_the_triple_test_after_a_search_says_whose_it_is() {
+    let tmp = TempDir::new("triples-4300");
+    let file = tmp.join("x.sol");
+    let r = run(["bd.4300", "-search", arg(&file), "--jobs", "1"]);
+    assert_eq!(r.verdict(), ("INSOLUBLE", 2), "{r:?}");
+    assert!(r.stdout.contains("proven by a test of the start"), "{r:?}");
+    assert!(!r.stdout.contains("every reachable position"), "{r:?}");
+    let expanded: u64 = r
+        .stdout
+        .split_once(" expanded")
+        .and_then(|(before, _)| before.rsplit(' ').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("{r:?}"));
+    assert!(expanded > 0, "{r:?}");
+    assert!(!file.exists());
+}

@@ -343,9 +343,9 @@ fn insoluble(start: &Start, summary: &str, stats: &Stats) -> Result<u8> {
         say!(
             "{summary}: lost in its suitless game, the suits of moved cards forgotten: every play of the deal is a play of that game, and none of them wins (docs/rules-and-proofs.md)"
         )?;
-    } else if stats.expanded == 0 {
+    } else if stats.proven_by_test {
         say!(
-            "{summary}: lost from the start, proven without a search (no play can bring every card up: docs/rules-and-proofs.md)"
+            "{summary}: lost from the start, proven by a test of the start, not by a search of every position (no play can bring every card up: docs/rules-and-proofs.md)"
         )?;
     } else if start.player.is_some() {
         say!(

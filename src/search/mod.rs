@@ -308,6 +308,10 @@ pub struct Stats {
     /// can take an hour (bd.1649) and are no positions of the deal, so
     /// the summary must not read "0 expanded, proven without a search".
     pub suitless: u64,
+    /// Whether the verdict is a test's of the start (the pair or the
+    /// triple test), not a search's of every position: the figures
+    /// above are then what was searched before the test was asked.
+    pub proven_by_test: bool,
 }
 
 impl Stats {
@@ -324,6 +328,7 @@ impl Stats {
             elapsed: self.elapsed + later.elapsed,
             attempts: self.attempts + later.attempts,
             suitless: self.suitless + later.suitless,
+            proven_by_test: self.proven_by_test || later.proven_by_test,
         }
     }
 }
@@ -468,6 +473,7 @@ fn lost_by_pairs(root: &State, limits: &Limits) -> Option<Report> {
         stats: Stats {
             best_score: root.score(),
             elapsed: start.elapsed(),
+            proven_by_test: true,
             ..Stats::default()
         },
     })
@@ -489,8 +495,13 @@ pub(super) fn lost_by_triples(
     so_far: &Stats,
 ) -> Option<Report> {
     let baker = root.rules().build == Build::AnySuit;
-    (limits.pairs && baker && in_time(limits, began) && Triples::default().is_lost(root))
-        .then(|| proven(root, began, so_far, 0))
+    (limits.pairs && baker && in_time(limits, began) && Triples::default().is_lost(root)).then(
+        || {
+            let mut report = proven(root, began, so_far, 0);
+            report.stats.proven_by_test = true;
+            report
+        },
+    )
 }
 
 /// `Insoluble` when the suitless game of `root` is lost

@@ -70,6 +70,7 @@ pub(super) fn so_far(total: &Stats, attempt: &Stats, elapsed: Duration) -> Stats
         elapsed,
         attempts: total.attempts + 1,
         suitless: total.suitless,
+        proven_by_test: total.proven_by_test,
     }
 }
 

@@ -172,7 +172,8 @@ mod tests {
                 won += 1;
             }
         }
-        // 52 kept today, the tail's 31 among them: never none.
-        assert!(won >= 31, "{won}");
+        // 57 kept today, 35 of the tail's 82 among them: fewer found
+        // means the files moved, and the test would hold little.
+        assert!(won >= 57, "{won}");
     }
 }

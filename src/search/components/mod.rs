@@ -190,12 +190,12 @@ pub fn search_after_first_look(
         write_out(&mut look);
         return Answer::FirstLook(look);
     }
-    // A deal the first look leaves is a hard one: the triple test, dearer
-    // than the look, is worth asking once (`super::lost_by_triples`); the
-    // look has asked it already when it expected a loss.
     // A proof before the search over components has none of its
     // figures: its summary counts component names and components.
     let no_components = Stats::default();
+    // A deal the first look leaves is a hard one: the triple test, dearer
+    // than the look, is worth asking once (`super::lost_by_triples`); the
+    // look has asked it already when it expected a loss.
     let proven = |report| {
         Answer::Components(Searched {
             report,
