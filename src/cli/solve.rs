@@ -213,8 +213,17 @@ fn search_spilling(start: &Start, limits: &Limits, spill: &Spill) -> Result<laye
 
 /// One line, rewritten in place: the attempt of the portfolio under way
 /// and what it holds, then the figures of the whole search.
-fn progress(s: &Stats) -> String {
+pub(super) fn progress(s: &Stats) -> String {
     let secs = s.elapsed.as_secs_f64().max(1e-9);
+    let memory = xpat_solver::memory::current().unwrap_or(0) >> 20;
+    if s.suitless > 0 {
+        return format!(
+            "suitless game: {:.2}M positions, {:.2}M waiting, {:.2}M/s, {memory}MB ",
+            s.suitless as f64 / 1e6,
+            s.frontier as f64 / 1e6,
+            s.suitless as f64 / secs / 1e6,
+        );
+    }
     format!(
         "#{}: {} stored, {:.2}M expanded, frontier {}, best {}/52, {:.2}M/s, {}MB ",
         s.attempts,
@@ -223,7 +232,7 @@ fn progress(s: &Stats) -> String {
         s.frontier,
         s.best_score,
         s.expanded as f64 / secs / 1e6,
-        xpat_solver::memory::current().unwrap_or(0) >> 20
+        memory
     )
 }
 

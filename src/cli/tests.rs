@@ -244,3 +244,29 @@ fn a_log_gets_a_progress_line_a_minute_and_no_more() {
     assert!(every.due(secs(400)));
     assert!(!every.due(secs(401)));
 }
+
+#[test]
+fn the_progress_line_names_the_suitless_game_while_it_is_searched() {
+    let searched = xpat_solver::search::Stats {
+        attempts: 3,
+        stored_now: 1000,
+        expanded: 2_500_000,
+        elapsed: Duration::from_secs(2),
+        ..Default::default()
+    };
+    let line = solve::progress(&searched);
+    assert!(
+        line.starts_with("#3: 1000 stored, 2.50M expanded"),
+        "{line}"
+    );
+    let suitless = xpat_solver::search::Stats {
+        suitless: 1_500_000,
+        frontier: 200_000,
+        ..searched
+    };
+    let line = solve::progress(&suitless);
+    assert!(
+        line.starts_with("suitless game: 1.50M positions, 0.20M waiting, 0.75M/s"),
+        "{line}"
+    );
+}

@@ -302,11 +302,13 @@ pub struct Stats {
     pub elapsed: Duration,
     /// Attempts started so far, one ordering each.
     pub attempts: u32,
-    /// Positions of the suitless game searched for the proof that ended
-    /// the search (Baker's Dozen, [`crate::state::suitless`]); 0 unless
-    /// that game gave the verdict. Why a figure of its own: those proofs
-    /// can take an hour (bd.1649) and are no positions of the deal, so
-    /// the summary must not read "0 expanded, proven without a search".
+    /// Positions of the suitless game searched (Baker's Dozen,
+    /// [`crate::state::suitless`]): at the end, for the proof that ended
+    /// the search, else 0; in progress, while it is searched in layers
+    /// (`frontier` then holds the entries waiting). Why a figure of its
+    /// own: those proofs can take an hour (bd.1649) and are no positions
+    /// of the deal, so the summary must not read "0 expanded, proven
+    /// without a search".
     pub suitless: u64,
     /// Whether the verdict is a test's of the start (the pair or the
     /// triple test), not a search's of every position: the figures
@@ -524,8 +526,7 @@ pub(super) fn lost_by_triples(
 /// memory `--max-states` allows): the proofs of games of
 /// hundreds of millions of positions (bd.7922: docs/hard-deals.md), which
 /// only a long `--timeout` gives the time for. Its layers are shown as
-/// progress: suitless positions searched as expanded, entries waiting
-/// as stored and as frontier.
+/// progress: suitless positions searched, entries waiting as frontier.
 pub(super) fn lost_in_suitless_game(
     root: &State,
     limits: &Limits,
@@ -562,13 +563,11 @@ pub(super) fn lost_in_suitless_game(
     let found = crate::state::suitless_in_layers(root, &layers, &mut |layer| {
         if let Some(show) = show.as_mut() {
             show(&Stats {
-                stored: layer.waiting as u64,
                 stored_now: layer.waiting as u64,
-                expanded: layer.total as u64,
                 frontier: layer.waiting as u64,
-                best_score: root.score(),
+                suitless: before + layer.total as u64,
                 elapsed: began.elapsed(),
-                ..Stats::default()
+                ..so_far.clone()
             });
         }
     });
