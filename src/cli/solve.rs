@@ -211,8 +211,9 @@ fn search_spilling(start: &Start, limits: &Limits, spill: &Spill) -> Result<laye
     spilled.map_err(anyhow::Error::msg)
 }
 
-/// One line, rewritten in place: the attempt of the portfolio under way
-/// and what it holds, then the figures of the whole search.
+/// One progress line: the attempt of the portfolio under way and what it
+/// holds, then the figures of the whole search; or, while the suitless
+/// game is searched in layers, its positions and entries waiting.
 pub(super) fn progress(s: &Stats) -> String {
     let secs = s.elapsed.as_secs_f64().max(1e-9);
     let memory = xpat_solver::memory::current().unwrap_or(0) >> 20;
@@ -343,9 +344,9 @@ fn solved(
 /// Every reachable position searched: a proof, with forced foundation
 /// moves where the rules make that a restriction (SPEC §7); under free
 /// rules, a proof in xpat2's own game (SPEC §9). From a player's
-/// position, the proof is that there is no win from there. `at_once`:
-/// the start was proven lost without searching (the lost-position tests,
-/// the pair test among them).
+/// position, the proof is that there is no win from there. The proof
+/// may be another's, as `stats` say: the suitless game's (lost in its
+/// own game) or a test's of the start (the pair or the triple test).
 fn insoluble(start: &Start, summary: &str, stats: &Stats) -> Result<u8> {
     let id = start.deal.id;
     if stats.suitless > 0 {
