@@ -20,8 +20,10 @@ fn the_suitless_game_proves_a_deal_lost_that_the_searches_leave() {
         let r = run(args);
         assert_eq!(r.verdict(), ("INSOLUBLE", 2), "{extra:?}: {r:?}");
         assert!(r.stdout.contains("lost in its suitless game"), "{r:?}");
-        // Its whole suitless game, searched at once: 584 523 positions.
-        assert_eq!(suitless_positions(&r.stdout), Some(584_523), "{r:?}");
+        // Its whole suitless game, 584 523 positions: at once, or after a
+        // first search that filled up, where memory is short.
+        let positions = suitless_positions(&r.stdout).unwrap_or(0);
+        assert!(positions >= 584_523, "{r:?}");
         assert!(!file.exists());
     }
     let without = run([
