@@ -470,15 +470,8 @@ fn search_exactly_from_played(
 fn lost_by_pairs(root: &State, limits: &Limits) -> Option<Report> {
     let start = Instant::now();
     let baker = root.rules().build == Build::AnySuit;
-    (limits.pairs && baker && Pairs::default().is_lost(root)).then(|| Report {
-        outcome: Outcome::Insoluble,
-        stats: Stats {
-            best_score: root.score(),
-            elapsed: start.elapsed(),
-            proven_by_test: true,
-            ..Stats::default()
-        },
-    })
+    (limits.pairs && baker && Pairs::default().is_lost(root))
+        .then(|| proven(root, start, &Stats::default(), Proof::Test))
 }
 
 /// `Insoluble` when the triple test proves `root` lost (and `limits`
@@ -497,13 +490,8 @@ pub(super) fn lost_by_triples(
     so_far: &Stats,
 ) -> Option<Report> {
     let baker = root.rules().build == Build::AnySuit;
-    (limits.pairs && baker && in_time(limits, began) && Triples::default().is_lost(root)).then(
-        || {
-            let mut report = proven(root, began, so_far, 0);
-            report.stats.proven_by_test = true;
-            report
-        },
-    )
+    (limits.pairs && baker && in_time(limits, began) && Triples::default().is_lost(root))
+        .then(|| proven(root, began, so_far, Proof::Test))
 }
 
 /// `Insoluble` when the suitless game of `root` is lost
@@ -548,7 +536,12 @@ pub(super) fn lost_in_suitless_game(
     let most = usize::try_from(limits.max_states / 2).unwrap_or(usize::MAX);
     let found = crate::state::suitless(root, most, stopped);
     if found.is_lost() {
-        return Some(proven(root, began, so_far, found.positions() as u64));
+        return Some(proven(
+            root,
+            began,
+            so_far,
+            Proof::Suitless(found.positions() as u64),
+        ));
     }
     if !matches!(found, Suitless::Open { .. }) || stopped() {
         return None;
@@ -563,7 +556,6 @@ pub(super) fn lost_in_suitless_game(
     let found = crate::state::suitless_in_layers(root, &layers, &mut |layer| {
         if let Some(show) = show.as_mut() {
             show(&Stats {
-                stored_now: layer.waiting as u64,
                 frontier: layer.waiting as u64,
                 suitless: before + layer.total as u64,
                 elapsed: began.elapsed(),
@@ -571,9 +563,14 @@ pub(super) fn lost_in_suitless_game(
             });
         }
     });
-    found
-        .is_lost()
-        .then(|| proven(root, began, so_far, before + found.positions() as u64))
+    found.is_lost().then(|| {
+        proven(
+            root,
+            began,
+            so_far,
+            Proof::Suitless(before + found.positions() as u64),
+        )
+    })
 }
 
 /// The most time the suitless game gets without a timeout: it proves
@@ -591,17 +588,29 @@ fn in_time(limits: &Limits, began: Instant) -> bool {
     limits.timeout.is_none_or(|t| began.elapsed() < t) && !limits.cancelled()
 }
 
+/// What proved a position lost without a search of every position.
+enum Proof {
+    /// The pair or the triple test, asked of it.
+    Test,
+    /// Its suitless game, lost in that many positions.
+    Suitless(u64),
+}
+
 /// The report of a proof asked of `root` between the search's steps:
 /// the figures of the search `so_far` (nothing stored or expanded when
-/// asked first), its time since `began`, and the `suitless` positions the
-/// proof searched.
-fn proven(root: &State, began: Instant, so_far: &Stats, suitless: u64) -> Report {
+/// asked first), its time since `began`, and what the `proof` was.
+fn proven(root: &State, began: Instant, so_far: &Stats, proof: Proof) -> Report {
+    let (suitless, by_test) = match proof {
+        Proof::Test => (0, true),
+        Proof::Suitless(positions) => (positions, false),
+    };
     Report {
         outcome: Outcome::Insoluble,
         stats: Stats {
             best_score: so_far.best_score.max(root.score()),
             elapsed: began.elapsed(),
             suitless: so_far.suitless + suitless,
+            proven_by_test: so_far.proven_by_test || by_test,
             ..so_far.clone()
         },
     }
