@@ -20,7 +20,9 @@ use std::time::Instant;
 use xpat_solver::deal::Deal;
 use xpat_solver::foundation::Foundation;
 use xpat_solver::rules::GameId;
-use xpat_solver::state::{State, Suitless, SuitlessLimits, suitless, suitless_in_layers};
+use xpat_solver::state::{
+    SUITLESS_EVERY, State, Suitless, SuitlessLimits, suitless, suitless_in_layers,
+};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -41,8 +43,12 @@ fn main() -> ExitCode {
                     threads,
                     most,
                     stopped: &|| false,
+                    every: SUITLESS_EVERY,
                 };
                 suitless_in_layers(&state, &limits, &mut |layer| {
+                    if !layer.done {
+                        return;
+                    }
                     eprintln!(
                         "{id} layer {}: {} positions in {} cells, {} in all, {} waiting ({:.1} MB), {:.1} s",
                         layer.number,

@@ -550,6 +550,7 @@ pub(super) fn lost_in_suitless_game(
         threads: limits.jobs.max(1),
         most: usize::try_from(limits.max_states.saturating_mul(8)).unwrap_or(usize::MAX),
         stopped: &stopped,
+        every: crate::state::SUITLESS_EVERY,
     };
     let before = found.positions() as u64;
     let mut show = progress;

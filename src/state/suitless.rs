@@ -601,7 +601,7 @@ fn search(
 
 mod layers;
 mod pile;
-pub use layers::{Layer, Limits as LayerLimits, in_layers};
+pub use layers::{EVERY as LAYER_EVERY, Layer, Limits as LayerLimits, in_layers};
 
 #[cfg(test)]
 mod tests;

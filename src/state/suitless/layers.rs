@@ -58,7 +58,14 @@ pub struct Limits<'a> {
     pub most: usize,
     /// Asked every few thousand positions: true stops the search, open.
     pub stopped: &'a (dyn Fn() -> bool + Sync),
+    /// How often a layer under way is reported: under complete rules one
+    /// layer can take minutes (bd.7922's twenty-first, 207 M positions),
+    /// and a log that heard only of layers' ends would fall silent.
+    pub every: Duration,
 }
+
+/// [`Limits::every`] for a person watching: a line rewritten each second.
+pub const EVERY: Duration = Duration::from_secs(1);
 
 /// One layer searched: what a progress line shows.
 #[derive(Clone, Copy, Debug)]
@@ -66,7 +73,10 @@ pub struct Layer {
     /// Its number: fixed cards gone plus cards up since the start (fixed
     /// cards gone alone when cards come back from the foundation).
     pub number: usize,
-    /// Positions searched in it.
+    /// Whether it is searched whole; if not, it is under way and its
+    /// figures are those so far.
+    pub done: bool,
+    /// Positions searched in it (in the cells done, while under way).
     pub positions: usize,
     /// Its cells.
     pub cells: usize,
@@ -193,7 +203,8 @@ enum End {
 /// when no position of it is won, won when one is; open when a limit was
 /// reached, when memory was refused, or for a game it does not describe
 /// (not Baker's Dozen).
-/// `progress` is called after each layer.
+/// `progress` is called after each layer, and every [`Limits::every`]
+/// while one is under way.
 pub fn in_layers(state: &State, limits: &Limits, progress: &mut dyn FnMut(&Layer)) -> Suitless {
     let Some((game, start)) = Game::of(state) else {
         return Suitless::Open { positions: 0 };
@@ -231,37 +242,59 @@ pub fn in_layers(state: &State, limits: &Limits, progress: &mut dyn FnMut(&Layer
             searched: AtomicUsize::new(0),
             end: Mutex::new(End::Searching),
         };
-        std::thread::scope(|scope| {
-            // A thread the system refuses (short of memory) is one fewer
-            // to share the cells: the caller's thread searches them all.
-            for _ in 1..limits.threads.max(1) {
-                let spawned =
-                    std::thread::Builder::new().spawn_scoped(scope, || search.cells(&layer));
-                if spawned.is_err() {
-                    break;
-                }
-            }
-            search.cells(&layer);
-        });
-        let positions = layer.searched.into_inner();
-        total += positions;
-        match layer.end.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            End::Won => return Suitless::Won { positions: total },
-            End::Stopped => return Suitless::Open { positions: total },
-            End::Searching if search.refused.load(Relaxed) => {
-                return Suitless::Open { positions: total };
-            }
-            End::Searching => {}
-        }
-        progress(&Layer {
+        let figures = |done: bool, positions: usize| Layer {
             number,
+            done,
             positions,
             cells: cells.len(),
-            total,
+            total: total + positions,
             waiting: search.held.entries.load(Relaxed),
             bytes: search.held.bytes.load(Relaxed),
             elapsed: began.elapsed(),
+        };
+        let (caller, ended) = (std::thread::current(), AtomicUsize::new(0));
+        std::thread::scope(|scope| {
+            // The caller's thread reports while the others search, woken
+            // by each as it ends. A thread the system refuses (short of
+            // memory) is one fewer to share the cells; with none, the
+            // caller's thread searches them all, unheard until the end.
+            let mut threads = 0;
+            for _ in 0..limits.threads.max(1) {
+                let (caller, ended, search, layer) = (caller.clone(), &ended, &search, &layer);
+                let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
+                    search.cells(layer);
+                    ended.fetch_add(1, Relaxed);
+                    caller.unpark();
+                });
+                match spawned {
+                    Ok(_) => threads += 1,
+                    Err(_) => break,
+                }
+            }
+            if threads == 0 {
+                return search.cells(&layer);
+            }
+            let mut next = Instant::now() + limits.every;
+            while ended.load(Relaxed) < threads {
+                std::thread::park_timeout(next.saturating_duration_since(Instant::now()));
+                if Instant::now() >= next && ended.load(Relaxed) < threads {
+                    progress(&figures(false, layer.searched.load(Relaxed)));
+                    next = Instant::now() + limits.every;
+                }
+            }
         });
+        let positions = layer.searched.load(Relaxed);
+        let so_far = total + positions;
+        match *layer.end.lock().unwrap_or_else(|e| e.into_inner()) {
+            End::Won => return Suitless::Won { positions: so_far },
+            End::Stopped => return Suitless::Open { positions: so_far },
+            End::Searching if search.refused.load(Relaxed) => {
+                return Suitless::Open { positions: so_far };
+            }
+            End::Searching => {}
+        }
+        progress(&figures(true, positions));
+        total += positions;
     }
     Suitless::Lost { positions: total }
 }

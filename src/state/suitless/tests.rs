@@ -10,6 +10,7 @@ use super::super::testing::{
 };
 use super::*;
 use crate::deal::test_deal;
+use std::time::Duration;
 
 fn test_state(game: &str, seed: u32) -> State {
     State::new(&test_deal(game, seed))
@@ -169,6 +170,7 @@ fn in_layers_with(state: &State, threads: usize) -> Suitless {
         threads,
         most: usize::MAX,
         stopped: &|| false,
+        every: LAYER_EVERY,
     };
     in_layers(state, &limits, &mut |_| {})
 }
@@ -239,13 +241,29 @@ fn the_search_in_layers_on_real_deals() {
         assert!(whole.is_lost());
         for threads in [1, 2] {
             let mut layers = Vec::new();
+            // A report as often as the caller's thread wakes: many of
+            // each layer under way.
             let limits = LayerLimits {
                 threads,
                 most: usize::MAX,
                 stopped: &|| false,
+                every: Duration::ZERO,
             };
-            let found = in_layers(&state, &limits, &mut |layer| layers.push(*layer));
+            let mut under_way = Vec::new();
+            let found = in_layers(&state, &limits, &mut |layer| match layer.done {
+                true => layers.push(*layer),
+                false => under_way.push((layers.len(), *layer)),
+            });
             assert_eq!(found, whole, "{threads} threads");
+            // A layer under way is reported before its end, with what its
+            // cells done hold so far, on top of the layers before it.
+            assert!(!under_way.is_empty());
+            for (before, layer) in &under_way {
+                let done = &layers[*before];
+                assert_eq!(layer.number, done.number);
+                assert!(layer.positions <= done.positions, "{layer:?} {done:?}");
+                assert_eq!(layer.total - layer.positions, done.total - done.positions);
+            }
             // Layers come in order, and count every position.
             assert!(layers.windows(2).all(|w| w[0].number < w[1].number));
             let counted: usize = layers.iter().map(|l| l.positions).sum();
@@ -264,12 +282,14 @@ fn the_search_in_layers_on_real_deals() {
         threads: 1,
         most: 10_000,
         stopped: &|| false,
+        every: LAYER_EVERY,
     };
     assert!(!in_layers(&state, &small, &mut |_| {}).is_lost());
     let stopped = LayerLimits {
         threads: 2,
         most: usize::MAX,
         stopped: &|| true,
+        every: LAYER_EVERY,
     };
     assert!(!in_layers(&state, &stopped, &mut |_| {}).is_lost());
 }
