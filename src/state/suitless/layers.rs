@@ -262,9 +262,8 @@ pub fn in_layers(state: &State, limits: &Limits, progress: &mut dyn FnMut(&Layer
             for _ in 0..limits.threads.max(1) {
                 let (caller, ended, search, layer) = (caller.clone(), &ended, &search, &layer);
                 let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
+                    let _counted_out = Ended(ended, caller);
                     search.cells(layer);
-                    ended.fetch_add(1, Relaxed);
-                    caller.unpark();
                 });
                 match spawned {
                     Ok(_) => threads += 1,
@@ -297,6 +296,19 @@ pub fn in_layers(state: &State, limits: &Limits, progress: &mut dyn FnMut(&Layer
         total += positions;
     }
     Suitless::Lost { positions: total }
+}
+
+/// A thread of a layer ending, however it ends (a panic too, which the
+/// scope then passes on): counted out, and its caller woken to see it.
+/// Counted before the wake, since a thread that has woken its caller is
+/// not finished yet, and a caller that went back to sleep would oversleep.
+struct Ended<'a>(&'a AtomicUsize, std::thread::Thread);
+
+impl Drop for Ended<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Relaxed);
+        self.1.unpark();
+    }
 }
 
 /// What the threads of a search in layers share.
