@@ -40,6 +40,7 @@
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -252,34 +253,33 @@ pub fn in_layers(state: &State, limits: &Limits, progress: &mut dyn FnMut(&Layer
             bytes: search.held.bytes.load(Relaxed),
             elapsed: began.elapsed(),
         };
-        let (caller, ended) = (std::thread::current(), AtomicUsize::new(0));
         std::thread::scope(|scope| {
-            // The caller's thread reports while the others search, woken
-            // by each as it ends. A thread the system refuses (short of
-            // memory) is one fewer to share the cells; with none, the
-            // caller's thread searches them all, unheard until the end.
-            let mut threads = 0;
+            // The caller's thread reports while the others search: each
+            // holds a sender, dropped however the thread ends (a panic
+            // too, which the scope then passes on), and the channel
+            // closes when the last one has. A thread the system refuses
+            // (short of memory) is one fewer to share the cells; with
+            // none, the caller's thread searches them all, unheard until
+            // the end.
+            let (searching, ended) = mpsc::channel::<()>();
+            let mut spawned = false;
             for _ in 0..limits.threads.max(1) {
-                let (caller, ended, search, layer) = (caller.clone(), &ended, &search, &layer);
-                let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
-                    let _counted_out = Ended(ended, caller);
+                let (searching, search, layer) = (searching.clone(), &search, &layer);
+                let thread = std::thread::Builder::new().spawn_scoped(scope, move || {
+                    let _searching = searching;
                     search.cells(layer);
                 });
-                match spawned {
-                    Ok(_) => threads += 1,
+                match thread {
+                    Ok(_) => spawned = true,
                     Err(_) => break,
                 }
             }
-            if threads == 0 {
+            drop(searching);
+            if !spawned {
                 return search.cells(&layer);
             }
-            let mut next = Instant::now() + limits.every;
-            while ended.load(Relaxed) < threads {
-                std::thread::park_timeout(next.saturating_duration_since(Instant::now()));
-                if Instant::now() >= next && ended.load(Relaxed) < threads {
-                    progress(&figures(false, layer.searched.load(Relaxed)));
-                    next = Instant::now() + limits.every;
-                }
+            while let Err(RecvTimeoutError::Timeout) = ended.recv_timeout(limits.every) {
+                progress(&figures(false, layer.searched.load(Relaxed)));
             }
         });
         let positions = layer.searched.load(Relaxed);
@@ -296,19 +296,6 @@ pub fn in_layers(state: &State, limits: &Limits, progress: &mut dyn FnMut(&Layer
         total += positions;
     }
     Suitless::Lost { positions: total }
-}
-
-/// A thread of a layer ending, however it ends (a panic too, which the
-/// scope then passes on): counted out, and its caller woken to see it.
-/// Counted before the wake, since a thread that has woken its caller is
-/// not finished yet, and a caller that went back to sleep would oversleep.
-struct Ended<'a>(&'a AtomicUsize, std::thread::Thread);
-
-impl Drop for Ended<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_add(1, Relaxed);
-        self.1.unpark();
-    }
 }
 
 /// What the threads of a search in layers share.
