@@ -76,14 +76,22 @@ fn a_win_with_little_memory_left_is_written_whole() {
 /// components, a component's listing, threads) grew infallibly, under
 /// the same tight memory and more: `ECHEC` out of memory or a win, never
 /// an abort, on one thread or two, forced rules or free.
+///
+/// Where a headroom runs out depends on the machine's memory layout: a
+/// table that has just doubled may hold the rest of the 30 s (bd.1649
+/// with 10 MB to spare did on one machine, out of memory at 3 s on
+/// another). So a case may also reach its time limit, but each deal must
+/// run out of memory in one of its cases at least.
 #[test]
 fn components_run_out_of_memory_without_an_abort() {
     let start = least_memory_to_start();
     let dir = TempDir::new("oom-components");
     let out = dir.join("x.sol");
+    let mut out_of_memory = std::collections::BTreeMap::new();
     for (headroom_mb, jobs, deal, rules) in [
         (2, "1", "bd.1797", "forced"),
         (2, "2", "bd.1797", "forced"),
+        (7, "1", "bd.1649", "forced"),
         (10, "1", "bd.1649", "forced"),
         (12, "2", "bd.7927", "forced"),
         (8, "2", "bd.7927", "free"),
@@ -116,10 +124,17 @@ fn components_run_out_of_memory_without_an_abort() {
                 assert_eq!(check.verdict(), ("SUCCES", 0), "{case}: {check:?}");
                 std::fs::remove_file(&out).unwrap();
             }
-            ("ECHEC", 1) => assert!(r.reason().contains("out of memory"), "{case}: {r:?}"),
+            ("ECHEC", 1) if r.reason().contains("out of memory") => {
+                *out_of_memory.entry(deal).or_insert(0) += 1;
+            }
+            ("ECHEC", 1) => assert!(r.reason().contains("time limit"), "{case}: {r:?}"),
             _ => panic!("{case}: {r:?}"),
         }
+        out_of_memory.entry(deal).or_insert(0);
         assert_empty(dir.path());
+    }
+    for (deal, times) in out_of_memory {
+        assert!(times > 0, "{deal} never ran out of memory");
     }
 }
 
