@@ -92,6 +92,7 @@ fn components_run_out_of_memory_without_an_abort() {
         (2, "1", "bd.1797", "forced"),
         (2, "2", "bd.1797", "forced"),
         (7, "1", "bd.1649", "forced"),
+        (8, "1", "bd.1649", "forced"),
         (10, "1", "bd.1649", "forced"),
         (12, "2", "bd.7927", "forced"),
         (8, "2", "bd.7927", "free"),
