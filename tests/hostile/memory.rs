@@ -120,7 +120,7 @@ fn components_run_out_of_memory_without_an_abort() {
             ],
         );
         let case = format!("{deal} {rules}, {headroom_mb} MB, --jobs {jobs}");
-        let out_of_memory = r.reason().contains("out of memory");
+        let out_of_memory = r.verdict() == ("ECHEC", 1) && r.reason().contains("out of memory");
         match r.verdict() {
             ("SUCCES", 0) => {
                 let check = crate::common::run([deal, "-check", arg(&out), "--foundation", rules]);
