@@ -4,62 +4,91 @@
 //! and a way to ask it of deals with more room than a search gives it).
 //!
 //! Usage: `cargo run --release --example suitless -- [forced|free|xpat2]
-//! [--layers [--jobs N]] [MOST] bd.SEED...`, e.g. `forced 20000000
-//! bd.78829 bd.1`. Prints one line per deal: `lost` (the suitless game
-//! never wins, so the deal is lost under those rules), `won` (it wins,
-//! which proves nothing), `open` (it reached MOST positions, default
-//! 20 000 000), the positions reached and
-//! the seconds taken. With `--layers`, the search in layers a cell at a
-//! time (`state::suitless_in_layers`, for proofs of large games: MOST
-//! bounds the positions waiting, some 5 bytes each), on N threads
-//! (default 1), a line on stderr per layer. Exit 3 on a bad argument.
+//! [--layers [--jobs N] [--checkpoint FILE [--every MINUTES]]] [MOST]
+//! bd.SEED...`, e.g. `forced 20000000 bd.78829 bd.1`. Prints one line
+//! per deal: `lost` (the suitless game never wins, so the deal is lost
+//! under those rules), `won` (it wins, which proves nothing), `open` (it
+//! reached MOST positions, default 20 000 000), the positions reached
+//! and the seconds taken. With `--layers`, the search in layers a cell
+//! at a time (`state::suitless_in_layers`, for proofs of large games:
+//! MOST bounds the positions waiting, some 5 bytes each), on N threads
+//! (default 1), a line on stderr per layer.
+//!
+//! With `--checkpoint FILE` (one deal), the search in layers saves
+//! itself to FILE at the end of a layer every MINUTES (default 10), and
+//! a run that finds FILE resumes from it (after checking it is the
+//! same deal under the same rules): a proof of hours killed halfway goes
+//! on from its last save. The seconds printed are this run's. FILE is
+//! removed once the game is decided, kept while it is open. Exit 3 on a
+//! bad argument or a checkpoint that cannot be read.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use xpat_solver::deal::Deal;
 use xpat_solver::foundation::Foundation;
 use xpat_solver::rules::GameId;
 use xpat_solver::state::{
-    SUITLESS_EVERY, State, Suitless, SuitlessLimits, suitless, suitless_in_layers,
+    SUITLESS_EVERY, State, Suitless, SuitlessCheckpoint, SuitlessLayer, SuitlessLimits,
+    SuitlessResumed, suitless, suitless_in_layers, suitless_resumed_in_layers,
 };
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (foundation, layers, most, deals) = match parse(&args) {
+    let asked = match parse(&args) {
         Ok(parsed) => parsed,
         Err(message) => {
             eprintln!("suitless: {message}");
             return ExitCode::from(3);
         }
     };
-    for id in deals {
-        let state = State::new(&Deal::new(id).with_foundation(foundation));
+    for &id in &asked.deals {
+        let state = State::new(&Deal::new(id).with_foundation(asked.foundation));
         let start = Instant::now();
-        let found = match layers {
-            None => suitless(&state, most, || false),
+        let found = match asked.layers {
+            None => suitless(&state, asked.most, || false),
             Some(threads) => {
+                let checkpoint =
+                    asked
+                        .checkpoint
+                        .as_ref()
+                        .map(|(path, every)| SuitlessCheckpoint {
+                            path,
+                            every: *every,
+                        });
                 let limits = SuitlessLimits {
                     threads,
-                    most,
+                    most: asked.most,
                     stopped: &|| false,
                     every: SUITLESS_EVERY,
+                    checkpoint,
                 };
-                suitless_in_layers(&state, &limits, &mut |layer| {
-                    if !layer.done {
-                        return;
+                let mut progress = |layer: &SuitlessLayer| {
+                    if layer.done {
+                        report(id, layer);
                     }
-                    eprintln!(
-                        "{id} layer {}: {} positions in {} cells, {} in all, {} waiting ({:.1} MB), {:.1} s",
-                        layer.number,
-                        layer.positions,
-                        layer.cells,
-                        layer.total,
-                        layer.waiting,
-                        layer.bytes as f64 / 1e6,
-                        layer.elapsed.as_secs_f64()
-                    );
-                })
+                };
+                match checkpoint.filter(|c| c.path.exists()) {
+                    None => suitless_in_layers(&state, &limits, &mut progress),
+                    Some(c) => match SuitlessResumed::read(&state, c.path) {
+                        Ok(resumed) => {
+                            eprintln!(
+                                "{id}: resumed from {} at layer {}: {} positions searched, {} waiting, read in {:.1} s",
+                                c.path.display(),
+                                resumed.layer(),
+                                resumed.positions(),
+                                resumed.waiting(),
+                                start.elapsed().as_secs_f64()
+                            );
+                            suitless_resumed_in_layers(resumed, &limits, &mut progress)
+                        }
+                        Err(message) => {
+                            eprintln!("suitless: {message}");
+                            return ExitCode::from(3);
+                        }
+                    },
+                }
             }
         };
         let verdict = match found {
@@ -67,6 +96,15 @@ fn main() -> ExitCode {
             Suitless::Won { .. } => "won",
             Suitless::Open { .. } => "open",
         };
+        if let Some((path, _)) = &asked.checkpoint
+            && verdict != "open"
+            && path.exists()
+        {
+            match std::fs::remove_file(path) {
+                Ok(()) => eprintln!("{id}: decided; checkpoint {} removed", path.display()),
+                Err(e) => eprintln!("{id}: decided; cannot remove {}: {e}", path.display()),
+            }
+        }
         println!(
             "{id} {verdict} {} positions {:.3} s",
             found.positions(),
@@ -76,13 +114,46 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// What the command line asks: rules, threads for `--layers` (none
-/// without it), the limit and the deals.
-type Asked = (Foundation, Option<usize>, usize, Vec<GameId>);
+/// A layer's line on stderr, and its checkpoint's.
+fn report(id: GameId, layer: &SuitlessLayer) {
+    eprintln!(
+        "{id} layer {}: {} positions in {} cells, {} in all, {} waiting ({:.1} MB), {:.1} s",
+        layer.number,
+        layer.positions,
+        layer.cells,
+        layer.total,
+        layer.waiting,
+        layer.bytes as f64 / 1e6,
+        layer.elapsed.as_secs_f64()
+    );
+    match &layer.saved {
+        Some(Ok(saved)) => eprintln!(
+            "{id} checkpoint after layer {}: {:.1} MB in {:.1} s",
+            layer.number,
+            saved.bytes as f64 / 1e6,
+            saved.took.as_secs_f64()
+        ),
+        Some(Err(message)) => {
+            eprintln!("{id} no checkpoint after layer {}: {message}", layer.number)
+        }
+        None => {}
+    }
+}
+
+/// What the command line asks.
+struct Asked {
+    foundation: Foundation,
+    /// Threads for `--layers`; none without it.
+    layers: Option<usize>,
+    /// The checkpoint's file and the time between saves.
+    checkpoint: Option<(PathBuf, Duration)>,
+    most: usize,
+    deals: Vec<GameId>,
+}
 
 /// The rules, the search, the limit and the deals of the command line.
 fn parse(args: &[String]) -> Result<Asked, String> {
-    let usage = "usage: suitless [forced|free|xpat2] [--layers [--jobs N]] [MOST] bd.SEED...";
+    let usage = "usage: suitless [forced|free|xpat2] [--layers [--jobs N] [--checkpoint FILE [--every MINUTES]]] [MOST] bd.SEED...";
     let mut rest = args;
     let mut foundation = Foundation::Forced;
     if let Some(first) = rest.first() {
@@ -98,6 +169,7 @@ fn parse(args: &[String]) -> Result<Asked, String> {
         }
     }
     let mut layers = None;
+    let mut checkpoint = None;
     if rest.first().is_some_and(|a| a == "--layers") {
         layers = Some(1);
         rest = &rest[1..];
@@ -108,6 +180,23 @@ fn parse(args: &[String]) -> Result<Asked, String> {
                     .ok_or(format!("--jobs needs a number of threads; {usage}"))?,
             );
             rest = &rest[2..];
+        }
+        if rest.first().is_some_and(|a| a == "--checkpoint") {
+            let path = rest
+                .get(1)
+                .filter(|a| !a.is_empty())
+                .ok_or(format!("--checkpoint needs a file; {usage}"))?;
+            rest = &rest[2..];
+            let mut every = Duration::from_secs(600);
+            if rest.first().is_some_and(|a| a == "--every") {
+                let minutes = rest.get(1).and_then(|a| a.parse::<f64>().ok());
+                let minutes = minutes
+                    .filter(|m| m.is_finite() && *m >= 0.0 && *m < 1e6)
+                    .ok_or(format!("--every needs minutes; {usage}"))?;
+                every = Duration::from_secs_f64(minutes * 60.0);
+                rest = &rest[2..];
+            }
+            checkpoint = Some((PathBuf::from(path), every));
         }
     }
     let mut most = 20_000_000;
@@ -123,5 +212,16 @@ fn parse(args: &[String]) -> Result<Asked, String> {
         .map(|a| a.parse::<GameId>())
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| format!("{e}; {usage}"))?;
-    Ok((foundation, layers, most, deals))
+    if checkpoint.is_some() && deals.len() != 1 {
+        return Err(format!(
+            "--checkpoint saves the search of one deal; {usage}"
+        ));
+    }
+    Ok(Asked {
+        foundation,
+        layers,
+        checkpoint,
+        most,
+        deals,
+    })
 }

@@ -551,6 +551,7 @@ pub(super) fn lost_in_suitless_game(
         most: usize::try_from(limits.max_states.saturating_mul(8)).unwrap_or(usize::MAX),
         stopped: &stopped,
         every: crate::state::SUITLESS_EVERY,
+        checkpoint: None,
     };
     let before = found.positions() as u64;
     let mut show = progress;

@@ -599,9 +599,13 @@ fn search(
     }
 }
 
+mod checkpoint;
 mod layers;
 mod pile;
-pub use layers::{EVERY as LAYER_EVERY, Layer, Limits as LayerLimits, in_layers};
+pub use checkpoint::{Checkpoint, Resumed, Saved};
+pub use layers::{
+    EVERY as LAYER_EVERY, Layer, Limits as LayerLimits, in_layers, resumed_in_layers,
+};
 
 #[cfg(test)]
 mod tests;

@@ -37,14 +37,18 @@
 //! so there a layer counts those alone, and a cell is the fixed cards
 //! alone, its runs and foundation the entry ([`Keys`]): larger cells,
 //! the same search.
+//!
+//! A search of hours saves itself at a layer's end, now and then, and
+//! resumes from there (`checkpoint.rs`).
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::checkpoint::{self, Checkpoint, Resumed, Saved};
 use super::pile::Pile;
 use super::{COLUMNS, Game, Position, Suitless};
 use crate::cards::{CARDS, SUITS};
@@ -63,13 +67,15 @@ pub struct Limits<'a> {
     /// layer can take minutes (bd.7922's twenty-first, 207 M positions),
     /// and a log that heard only of layers' ends would fall silent.
     pub every: Duration,
+    /// Where the search saves itself at a layer's end, if anywhere.
+    pub checkpoint: Option<Checkpoint<'a>>,
 }
 
 /// [`Limits::every`] for a person watching: a line rewritten each second.
 pub const EVERY: Duration = Duration::from_secs(1);
 
 /// One layer searched: what a progress line shows.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Layer {
     /// Its number: fixed cards gone plus cards up since the start (fixed
     /// cards gone alone when cards come back from the foundation).
@@ -87,8 +93,12 @@ pub struct Layer {
     pub waiting: usize,
     /// The bytes they take (their cells' keys and piles aside).
     pub bytes: usize,
-    /// Since the search began.
+    /// Since the search began (or resumed).
     pub elapsed: Duration,
+    /// The checkpoint written at its end, if one was due
+    /// ([`Limits::checkpoint`]), or why it could not be: the search goes
+    /// on either way.
+    pub saved: Option<Result<Saved, String>>,
 }
 
 /// Cells by their key ([`Keys::cell`]), in shards a lock each, so that
@@ -181,7 +191,7 @@ struct Outbox(Vec<Vec<(u64, u64)>>);
 
 /// The bits of a filing's first number the cell takes (55 at most: 3 a
 /// column and 4 a suit), the layer's number above them.
-const CELL_BITS: u32 = 56;
+pub(super) const CELL_BITS: u32 = 56;
 
 /// Filings a batch holds before it is delivered.
 const BATCH: usize = 256;
@@ -207,6 +217,36 @@ enum End {
 /// `progress` is called after each layer, and every [`Limits::every`]
 /// while one is under way.
 pub fn in_layers(state: &State, limits: &Limits, progress: &mut dyn FnMut(&Layer)) -> Suitless {
+    search(state, None, limits, progress)
+}
+
+/// [`in_layers`] resumed from a checkpoint: the same verdict and the same
+/// count of positions as the search saved would have reached.
+pub fn resumed_in_layers(
+    resumed: Resumed,
+    limits: &Limits,
+    progress: &mut dyn FnMut(&Layer),
+) -> Suitless {
+    let Resumed {
+        state,
+        layer,
+        total,
+        cells,
+    } = resumed;
+    search(&state, Some((layer, total, cells)), limits, progress)
+}
+
+/// Where a search begins: the first layer, the positions searched
+/// before it and the entries waiting (layer, cell, pile).
+type Resume = (usize, usize, Vec<(usize, u64, Pile)>);
+
+/// [`in_layers`] from its start, or `from` a checkpoint.
+fn search(
+    state: &State,
+    from: Option<Resume>,
+    limits: &Limits,
+    progress: &mut dyn FnMut(&Layer),
+) -> Suitless {
     let Some((game, start)) = Game::of(state) else {
         return Suitless::Open { positions: 0 };
     };
@@ -219,16 +259,31 @@ pub fn in_layers(state: &State, limits: &Limits, progress: &mut dyn FnMut(&Layer
         refused: AtomicBool::new(false),
         held: Held::default(),
     };
-    let (cell, runs) = (keys.cell(&start), keys.runs(&start));
-    search.layers[keys.layer(&start)].file(
-        shard(cell),
-        &[(cell, runs)],
-        &search.held,
-        &search.refused,
-    );
+    let (first, mut total) = match from {
+        None => {
+            let (cell, runs) = (keys.cell(&start), keys.runs(&start));
+            search.layers[keys.layer(&start)].file(
+                shard(cell),
+                &[(cell, runs)],
+                &search.held,
+                &search.refused,
+            );
+            (0, 0)
+        }
+        Some((first, total, cells)) => {
+            for (number, cell, pile) in cells {
+                search.held.changed((0, 0), (pile.len(), pile.bytes()));
+                search.layers[number].0[shard(cell)]
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(cell, pile);
+            }
+            (first, total)
+        }
+    };
     let began = Instant::now();
-    let mut total = 0;
-    for number in 0..search.layers.len() {
+    let mut last_saved = began;
+    for number in first..search.layers.len() {
         if (limits.stopped)() {
             return Suitless::Open { positions: total };
         }
@@ -252,6 +307,7 @@ pub fn in_layers(state: &State, limits: &Limits, progress: &mut dyn FnMut(&Layer
             waiting: search.held.entries.load(Relaxed),
             bytes: search.held.bytes.load(Relaxed),
             elapsed: began.elapsed(),
+            saved: None,
         };
         std::thread::scope(|scope| {
             // The caller's thread reports while the others search: each
@@ -292,7 +348,19 @@ pub fn in_layers(state: &State, limits: &Limits, progress: &mut dyn FnMut(&Layer
             }
             End::Searching => {}
         }
-        progress(&figures(true, positions));
+        // Saved when due, and when a layer is left to search.
+        let saved = limits
+            .checkpoint
+            .filter(|c| last_saved.elapsed() >= c.every && search.held.entries.load(Relaxed) > 0)
+            .map(|c| {
+                let saved = search.save(state, c.path, number + 1, so_far);
+                last_saved = Instant::now();
+                saved
+            });
+        progress(&Layer {
+            saved,
+            ..figures(true, positions)
+        });
         total += positions;
     }
     Suitless::Lost { positions: total }
@@ -324,6 +392,38 @@ struct ThisLayer<'a> {
 }
 
 impl Search<'_> {
+    /// Writes the checkpoint of the search of `state` at the start of
+    /// layer `first`, `total` positions searched before it: every cell of
+    /// it and the layers above, in order. Between layers: no thread
+    /// holds a lock.
+    fn save(
+        &self,
+        state: &State,
+        path: &std::path::Path,
+        first: usize,
+        total: usize,
+    ) -> Result<Saved, String> {
+        checkpoint::write(state, path, first, total, |write| {
+            for (number, layer) in self.layers.iter().enumerate().skip(first) {
+                let shards: Vec<MutexGuard<FxHashMap<u64, Pile>>> = layer
+                    .0
+                    .iter()
+                    .map(|shard| shard.lock().unwrap_or_else(|e| e.into_inner()))
+                    .collect();
+                let mut cells: Vec<(u64, usize)> = shards
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(at, shard)| shard.keys().map(move |&cell| (cell, at)))
+                    .collect();
+                cells.sort_unstable();
+                for (cell, at) in cells {
+                    write(number, cell, &shards[at][&cell])?;
+                }
+            }
+            Ok(())
+        })
+    }
+
     /// Files `runs` under `cell` in layer `number`, by way of `outbox`.
     fn post(&self, outbox: &mut Outbox, number: usize, cell: u64, runs: u64) {
         let shard = shard(cell);

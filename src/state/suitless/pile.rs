@@ -14,6 +14,7 @@
 //! a few times in all, a few nanoseconds each.
 
 use std::collections::TryReserveError;
+use std::io::{self, Read, Write};
 
 /// The set (the module doc).
 #[derive(Default)]
@@ -89,6 +90,121 @@ impl Pile {
     pub(super) fn for_each(&self, mut f: impl FnMut(u64)) {
         sorted(&self.packed, &mut f);
         self.loose.iter().copied().for_each(f);
+    }
+}
+
+/// A pile on disk, for a checkpoint of the search in layers: its
+/// members as they are held (the sorted ones packed, the loose ones
+/// 8 bytes each), so that it is written and read back at the disk's
+/// pace, with no sorting.
+impl Pile {
+    /// Writes the pile: the sorted members' count and bytes, then the
+    /// loose members' count and the members.
+    pub(super) fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        out.write_all(&(self.sorted as u64).to_le_bytes())?;
+        out.write_all(&(self.packed.len() as u64).to_le_bytes())?;
+        out.write_all(&self.packed)?;
+        out.write_all(&(self.loose.len() as u64).to_le_bytes())?;
+        for member in &self.loose {
+            out.write_all(&member.to_le_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// A pile written by [`Pile::write_to`]. A file cut short, or bytes
+    /// that are not a pile (its sorted members not increasing, not as
+    /// many as it says), are an error of kind `InvalidData`, never a
+    /// panic; memory refused is one of kind `OutOfMemory`.
+    pub(super) fn read_from(input: &mut impl Read) -> io::Result<Pile> {
+        let sorted = read_count(input)?;
+        let length = read_count(input)?;
+        let packed = read_bytes(input, length)?;
+        let mut members = 0usize;
+        let mut last = None;
+        let mut at = 0;
+        while at < packed.len() {
+            let (difference, next) =
+                read_checked(&packed, at).ok_or_else(|| invalid("a member cut short"))?;
+            let member = match last {
+                None => Some(difference),
+                Some(_) if difference == 0 => None,
+                Some(last) => u64::checked_add(last, difference),
+            };
+            last = Some(member.ok_or_else(|| invalid("members not increasing"))?);
+            members += 1;
+            at = next;
+        }
+        if members != sorted {
+            return Err(invalid("not the members it counts"));
+        }
+        let count = read_count(input)?;
+        let length = count
+            .checked_mul(8)
+            .ok_or_else(|| invalid("too many members"))?;
+        let bytes = read_bytes(input, length)?;
+        let mut loose = Vec::new();
+        loose
+            .try_reserve_exact(count)
+            .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
+        loose.extend(
+            bytes
+                .chunks_exact(8)
+                .map(|b| u64::from_le_bytes(b.try_into().unwrap_or_default())),
+        );
+        Ok(Pile {
+            packed,
+            sorted,
+            loose,
+        })
+    }
+}
+
+fn invalid(what: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, format!("not a pile: {what}"))
+}
+
+/// A count written as 8 bytes, which must fit this machine's `usize`.
+fn read_count(input: &mut impl Read) -> io::Result<usize> {
+    let mut bytes = [0; 8];
+    input.read_exact(&mut bytes)?;
+    usize::try_from(u64::from_le_bytes(bytes)).map_err(|_| invalid("a count too large"))
+}
+
+/// `count` bytes, read in pieces so that a count larger than what
+/// follows fails at the file's end, not by asking that much memory.
+fn read_bytes(input: &mut impl Read, count: usize) -> io::Result<Vec<u8>> {
+    const PIECE: usize = 1 << 20;
+    let mut bytes = Vec::new();
+    while bytes.len() < count {
+        let piece = PIECE.min(count - bytes.len());
+        bytes
+            .try_reserve(piece)
+            .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
+        let at = bytes.len();
+        bytes.resize(at + piece, 0);
+        input.read_exact(&mut bytes[at..])?;
+    }
+    bytes.shrink_to_fit();
+    Ok(bytes)
+}
+
+/// [`read`], or `None` where the bytes end inside a number or it has
+/// more than 64 bits.
+fn read_checked(packed: &[u8], mut at: usize) -> Option<(u64, usize)> {
+    let mut number = 0u64;
+    let mut shift = 0;
+    loop {
+        let byte = *packed.get(at)?;
+        at += 1;
+        let bits = u64::from(byte & 0x7F);
+        if shift > 63 || (shift == 63 && bits > 1) {
+            return None;
+        }
+        number |= bits << shift;
+        if byte < 0x80 {
+            return Some((number, at));
+        }
+        shift += 7;
     }
 }
 
@@ -175,6 +291,72 @@ mod tests {
             prop_assert_eq!(members(&pile), set.iter().copied().collect::<Vec<_>>());
             prop_assert!(pile.len() >= set.len());
         }
+    }
+
+    proptest! {
+        /// A pile written and read back holds the same members, held the
+        /// same way (sorted and loose); cut anywhere, it is refused.
+        #[test]
+        fn a_pile_read_back_is_the_pile_written(
+            added in prop::collection::vec(
+                prop_oneof![0u64..5000, any::<u64>(), Just(0), Just(u64::MAX)], 0..400),
+        ) {
+            let mut pile = Pile::default();
+            for &member in &added {
+                pile.add(member).unwrap();
+            }
+            let mut bytes = Vec::new();
+            pile.write_to(&mut bytes).unwrap();
+            let read = Pile::read_from(&mut bytes.as_slice()).unwrap();
+            prop_assert_eq!(members(&read), members(&pile));
+            prop_assert_eq!((read.sorted, read.len()), (pile.sorted, pile.len()));
+            prop_assert_eq!(&read.packed, &pile.packed);
+            for cut in [0, 1, bytes.len() / 2, bytes.len() - 1] {
+                prop_assert!(Pile::read_from(&mut &bytes[..cut]).is_err());
+            }
+        }
+
+        /// Bytes that are not a pile are refused or read as some pile,
+        /// never a panic nor a demand for memory they do not hold.
+        #[test]
+        fn any_bytes_read_as_a_pile_never_panic(
+            bytes in prop::collection::vec(any::<u8>(), 0..200),
+            counts in (0u64..4, 0u64..40, 0u64..4, any::<u64>()),
+        ) {
+            let mut file = Vec::new();
+            file.extend(counts.0.to_le_bytes());
+            file.extend(counts.1.to_le_bytes());
+            file.extend(&bytes);
+            let _ = Pile::read_from(&mut file.as_slice());
+            let mut huge = Vec::new();
+            huge.extend(counts.3.to_le_bytes());
+            huge.extend(counts.3.to_le_bytes());
+            huge.extend(&bytes);
+            let _ = Pile::read_from(&mut huge.as_slice());
+        }
+    }
+
+    /// Sorted members that do not increase, or fewer than counted, are
+    /// refused.
+    #[test]
+    fn a_pile_out_of_order_is_refused() {
+        let file = |sorted: u64, packed: &[u8]| {
+            let mut file = Vec::new();
+            file.extend(sorted.to_le_bytes());
+            file.extend((packed.len() as u64).to_le_bytes());
+            file.extend(packed);
+            file.extend(0u64.to_le_bytes());
+            file
+        };
+        assert!(Pile::read_from(&mut file(2, &[5, 3]).as_slice()).is_ok());
+        assert!(Pile::read_from(&mut file(2, &[5, 0]).as_slice()).is_err());
+        assert!(Pile::read_from(&mut file(3, &[5, 3]).as_slice()).is_err());
+        assert!(Pile::read_from(&mut file(1, &[0x85]).as_slice()).is_err());
+        let over = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02];
+        assert!(Pile::read_from(&mut file(1, &over).as_slice()).is_err());
+        let most = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01];
+        let read = Pile::read_from(&mut file(1, &most).as_slice()).unwrap();
+        assert_eq!(members(&read), [u64::MAX]);
     }
 
     /// Close members take a byte or two each once merged: the point of it.

@@ -171,6 +171,7 @@ fn in_layers_with(state: &State, threads: usize) -> Suitless {
         most: usize::MAX,
         stopped: &|| false,
         every: LAYER_EVERY,
+        checkpoint: None,
     };
     in_layers(state, &limits, &mut |_| {})
 }
@@ -248,11 +249,12 @@ fn the_search_in_layers_on_real_deals() {
                 most: usize::MAX,
                 stopped: &|| false,
                 every: Duration::ZERO,
+                checkpoint: None,
             };
             let mut under_way = Vec::new();
             let found = in_layers(&state, &limits, &mut |layer| match layer.done {
-                true => layers.push(*layer),
-                false => under_way.push((layers.len(), *layer)),
+                true => layers.push(layer.clone()),
+                false => under_way.push((layers.len(), layer.clone())),
             });
             assert_eq!(found, whole, "{threads} threads");
             // A layer under way is reported before its end, with what its
@@ -283,6 +285,7 @@ fn the_search_in_layers_on_real_deals() {
         most: 10_000,
         stopped: &|| false,
         every: LAYER_EVERY,
+        checkpoint: None,
     };
     assert!(!in_layers(&state, &small, &mut |_| {}).is_lost());
     let stopped = LayerLimits {
@@ -290,6 +293,140 @@ fn the_search_in_layers_on_real_deals() {
         most: usize::MAX,
         stopped: &|| true,
         every: LAYER_EVERY,
+        checkpoint: None,
     };
     assert!(!in_layers(&state, &stopped, &mut |_| {}).is_lost());
+}
+
+/// A search in layers stopped after a layer and resumed from its
+/// checkpoint, again and again, ends as the search run straight does,
+/// with the same count of positions: under forced, free and complete
+/// rules, on one thread or two.
+#[test]
+fn a_search_resumed_from_its_checkpoints_is_the_search_run_straight() {
+    use crate::foundation::Foundation;
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    let under = |foundation, seed| State::new(&test_deal("bd", seed).with_foundation(foundation));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("saved");
+    let states = [
+        test_state("bd", 78829),
+        under(Foundation::Free, 1865),
+        under(Foundation::Xpat2, 78829),
+    ];
+    for (state, threads, step) in [(&states[0], 1, 4), (&states[1], 2, 7), (&states[2], 2, 3)] {
+        let whole = in_layers_with(state, 1);
+        assert!(whole.is_lost());
+        let stop = AtomicBool::new(false);
+        let stopped = || stop.load(Relaxed);
+        let limits = LayerLimits {
+            threads,
+            most: usize::MAX,
+            stopped: &stopped,
+            every: LAYER_EVERY,
+            checkpoint: Some(Checkpoint {
+                path: &path,
+                every: Duration::ZERO,
+            }),
+        };
+        // Each run stops after `step` layers, its last one saved.
+        let mut runs = 0;
+        let mut next = None::<Resumed>;
+        let found = loop {
+            runs += 1;
+            assert!(runs < 40);
+            stop.store(false, Relaxed);
+            let mut layers = 0;
+            let mut progress = |layer: &Layer| {
+                if layer.done {
+                    layers += 1;
+                    if let Some(saved) = &layer.saved {
+                        assert!(saved.as_ref().is_ok_and(|s| s.bytes > 0), "{saved:?}");
+                    }
+                    if layers == step {
+                        stop.store(true, Relaxed);
+                    }
+                }
+            };
+            let found = match next.take() {
+                None => in_layers(state, &limits, &mut progress),
+                Some(resumed) => resumed_in_layers(resumed, &limits, &mut progress),
+            };
+            if !stop.load(Relaxed) {
+                break found;
+            }
+            assert!(matches!(found, Suitless::Open { .. }));
+            let resumed = Resumed::read(state, &path).unwrap();
+            assert_eq!(resumed.positions(), found.positions());
+            assert!(resumed.waiting() > 0);
+            next = Some(resumed);
+        };
+        assert!(runs >= 3, "{runs} runs");
+        assert_eq!(found, whole, "{threads} threads, {runs} runs");
+    }
+}
+
+/// A checkpoint is resumed only by its own game, and whole: one of
+/// another deal or other rules, one cut short anywhere, one with a byte
+/// changed and a file that is not one are each refused with a reason.
+#[test]
+fn a_checkpoint_is_refused_unless_whole_and_of_its_game() {
+    use crate::foundation::Foundation;
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    let state = test_state("bd", 78829);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("saved");
+    let stop = AtomicBool::new(false);
+    let stopped = || stop.load(Relaxed);
+    let limits = LayerLimits {
+        threads: 1,
+        most: usize::MAX,
+        stopped: &stopped,
+        every: LAYER_EVERY,
+        checkpoint: Some(Checkpoint {
+            path: &path,
+            every: Duration::ZERO,
+        }),
+    };
+    let found = in_layers(&state, &limits, &mut |layer| {
+        if layer.done && layer.number >= 12 {
+            stop.store(true, Relaxed);
+        }
+    });
+    assert!(matches!(found, Suitless::Open { .. }));
+    let bytes = std::fs::read(&path).unwrap();
+    assert!(bytes.len() > 10_000, "{} bytes", bytes.len());
+    assert!(Resumed::read(&state, &path).is_ok());
+    let others = [
+        test_state("bd", 78830),
+        State::new(&test_deal("bd", 78829).with_foundation(Foundation::Free)),
+        State::new(&test_deal("bd", 78829).with_foundation(Foundation::Xpat2)),
+    ];
+    for other in &others {
+        let refused = Resumed::read(other, &path).err().unwrap();
+        assert!(refused.contains("another game"), "{refused}");
+    }
+    let damaged = dir.path().join("damaged");
+    let refused = |file: &[u8]| {
+        std::fs::write(&damaged, file).unwrap();
+        Resumed::read(&state, &damaged).err()
+    };
+    let step = bytes.len() / 97;
+    for cut in (0..bytes.len()).step_by(step).chain([bytes.len() - 1]) {
+        assert!(refused(&bytes[..cut]).is_some(), "cut at {cut}");
+    }
+    for at in (60..bytes.len()).step_by(step) {
+        let mut changed = bytes.clone();
+        changed[at] ^= 0x10;
+        assert!(refused(&changed).is_some(), "byte {at} changed");
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(refused(&longer).is_some());
+    assert!(
+        refused(b"not a checkpoint")
+            .unwrap()
+            .contains("not a checkpoint")
+    );
+    assert!(Resumed::read(&state, &dir.path().join("none")).is_err());
 }

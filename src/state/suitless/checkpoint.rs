@@ -1,0 +1,316 @@
+//! The search in layers saved at a layer's end, and resumed from there.
+//!
+//! Why: the largest suitless games of Baker's Dozen's tail take hours
+//! (bd.99807 under complete rules: some 6 G positions, nearly three
+//! hours on two threads; docs/hard-deals.md), longer than a process may
+//! live, and a proof killed in its last layer had to start again. At a
+//! layer's end everything the search still needs is the entries waiting
+//! in the higher layers: the layers done are never entered again (the
+//! module doc of `layers.rs`). So a checkpoint holds those entries, the
+//! next layer and the positions counted so far; a search resumed from it
+//! searches exactly the cells and entries the search saved would have
+//! searched, and ends with the same verdict and the same count.
+//!
+//! The file: a header naming the format, the game's fingerprint (its
+//! columns' cards, its rules and its start: a checkpoint resumes only
+//! its own game), the next layer and the positions counted; then every
+//! cell waiting, ordered by layer and cell, with its pile as
+//! [`Pile::write_to`] writes it; then an end mark and a checksum of all
+//! that came before. It is written to a temporary file beside its path,
+//! synced, then renamed over it: whole or not at all, and a checkpoint
+//! never replaces the last one with less.
+
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use super::pile::Pile;
+use super::{Game, Position};
+use crate::state::State;
+
+/// Where a search in layers saves itself, and how often.
+#[derive(Clone, Copy, Debug)]
+pub struct Checkpoint<'a> {
+    /// The file, replaced at each save.
+    pub path: &'a Path,
+    /// The least time between two saves: a save comes at the end of the
+    /// first layer done that long after the last save (or the start).
+    pub every: Duration,
+}
+
+/// A save made: what a progress line says of it.
+#[derive(Clone, Debug)]
+pub struct Saved {
+    /// The file's size.
+    pub bytes: u64,
+    /// The time writing it took.
+    pub took: Duration,
+}
+
+/// A checkpoint read back, for its game: what resumes a search
+/// (`state::suitless_resumed_in_layers`).
+pub struct Resumed {
+    /// The real position whose suitless game was saved.
+    pub(super) state: State,
+    /// The first layer not searched.
+    pub(super) layer: usize,
+    /// Positions searched in the layers before it.
+    pub(super) total: usize,
+    /// The entries waiting: layer, cell, pile.
+    pub(super) cells: Vec<(usize, u64, Pile)>,
+}
+
+impl Resumed {
+    /// The first layer the search resumed goes on from.
+    pub fn layer(&self) -> usize {
+        self.layer
+    }
+
+    /// The positions searched before the save.
+    pub fn positions(&self) -> usize {
+        self.total
+    }
+
+    /// The entries waiting in the file, repeats among a pile's loose
+    /// members counted.
+    pub fn waiting(&self) -> usize {
+        self.cells.iter().map(|(_, _, pile)| pile.len()).sum()
+    }
+
+    /// The checkpoint at `path`, if it is one of `state`'s suitless
+    /// game. The error says why not: unreadable, not a checkpoint, one
+    /// of another game or of other rules, cut short or damaged, or too
+    /// large for the memory.
+    pub fn read(state: &State, path: &Path) -> Result<Resumed, String> {
+        let shown = path.display();
+        let Some((game, start)) = Game::of(state) else {
+            return Err("only Baker's Dozen's suitless game is searched in layers".to_string());
+        };
+        let file = File::open(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+        let mut input = Summed::new(BufReader::with_capacity(1 << 20, file));
+        let mut magic = vec![0; MAGIC.len()];
+        input
+            .read_exact(&mut magic)
+            .ok()
+            .filter(|_| magic == MAGIC)
+            .ok_or_else(|| {
+                format!("{shown} is not a checkpoint of the suitless search in layers")
+            })?;
+        let damaged = |e: io::Error| match e.kind() {
+            io::ErrorKind::OutOfMemory => format!("{shown}: not memory enough to read it back"),
+            io::ErrorKind::UnexpectedEof => format!("{shown} is cut short"),
+            _ => format!("{shown} is cut short or damaged ({e})"),
+        };
+        let saved_for = read_text(&mut input).map_err(damaged)?;
+        if saved_for != fingerprint(&game, &start) {
+            return Err(format!(
+                "{shown} is a checkpoint of another game (another deal, position or rules)"
+            ));
+        }
+        let (layer, total) = (read_u64(&mut input), read_u64(&mut input));
+        let (layer, total) = (layer.map_err(damaged)?, total.map_err(damaged)?);
+        let cells = read_cells(&mut input, layer).map_err(damaged)?;
+        let sum = input.sum;
+        let mut end = vec![0; END.len()];
+        input.read_exact(&mut end).map_err(damaged)?;
+        let written = read_u64(&mut input).map_err(damaged)?;
+        if end != END || written != sum {
+            return Err(damaged(invalid("its checksum does not match")));
+        }
+        if input.read(&mut [0]).map_err(damaged)? != 0 {
+            return Err(damaged(invalid("bytes after its end")));
+        }
+        Ok(Resumed {
+            state: state.clone(),
+            layer: usize::try_from(layer).map_err(|_| damaged(invalid("a layer too high")))?,
+            total: usize::try_from(total).map_err(|_| damaged(invalid("a count too large")))?,
+            cells,
+        })
+    }
+}
+
+/// The file's first bytes: its format, and its version.
+const MAGIC: &[u8] = b"xpat-solver: suitless search in layers, checkpoint 1\n";
+
+/// The mark after the last cell, before the checksum.
+const END: &[u8] = b"end\n";
+
+/// The layer written where no cell follows.
+const NO_MORE: u64 = u64::MAX;
+
+/// What a game's checkpoint must match: everything the suitless game and
+/// its search are made of, as text.
+fn fingerprint(game: &Game, start: &Position) -> String {
+    format!(
+        "columns {:?} bottoms {:?} fixed {:?} automatic {:?} returns {:?} start {:?}",
+        game.columns,
+        game.bottoms,
+        &game.fixed[..game.columns],
+        game.automatic,
+        game.returns,
+        start
+    )
+}
+
+/// Writes the checkpoint of `state`'s search at the start of layer
+/// `layer`, `total` positions searched before it, with `cells` (layer,
+/// cell, pile; in increasing order of layer and cell): whole or not at
+/// all (the module doc).
+pub(super) fn write(
+    state: &State,
+    path: &Path,
+    layer: usize,
+    total: usize,
+    cells: impl FnOnce(&mut dyn FnMut(usize, u64, &Pile) -> io::Result<()>) -> io::Result<()>,
+) -> Result<Saved, String> {
+    let began = Instant::now();
+    let shown = path.display();
+    let Some((game, start)) = Game::of(state) else {
+        return Err("only Baker's Dozen's suitless game is searched in layers".to_string());
+    };
+    let dir = directory(path);
+    let mut temp = crate::output::temp_file_named()
+        .tempfile_in(&dir)
+        .map_err(|e| {
+            let e = crate::output::system_reason(&e);
+            format!(
+                "cannot write {shown}: cannot create a file in {}: {e}",
+                dir.display()
+            )
+        })?;
+    let fail = |e: io::Error| format!("cannot write {shown}: {e}");
+    {
+        let mut out = Summed::new(BufWriter::with_capacity(1 << 20, temp.as_file_mut()));
+        out.write_all(MAGIC).map_err(fail)?;
+        write_text(&mut out, &fingerprint(&game, &start)).map_err(fail)?;
+        out.write_all(&(layer as u64).to_le_bytes()).map_err(fail)?;
+        out.write_all(&(total as u64).to_le_bytes()).map_err(fail)?;
+        cells(&mut |layer, cell, pile| {
+            out.write_all(&(layer as u64).to_le_bytes())?;
+            out.write_all(&cell.to_le_bytes())?;
+            pile.write_to(&mut out)
+        })
+        .map_err(fail)?;
+        out.write_all(&NO_MORE.to_le_bytes()).map_err(fail)?;
+        let sum = out.sum;
+        out.write_all(END).map_err(fail)?;
+        out.write_all(&sum.to_le_bytes()).map_err(fail)?;
+        out.inner.flush().map_err(fail)?;
+    }
+    temp.as_file().sync_all().map_err(fail)?;
+    let bytes = temp.as_file().metadata().map_err(fail)?.len();
+    temp.persist(path)
+        .map_err(|e| format!("cannot write {shown}: {}", e.error))?;
+    Ok(Saved {
+        bytes,
+        took: began.elapsed(),
+    })
+}
+
+/// The directory a file of `path` goes in.
+fn directory(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// The cells of a file, up to the mark after the last: each in a layer
+/// from `first` on, in increasing order of layer and cell (so none twice).
+fn read_cells(input: &mut impl Read, first: u64) -> io::Result<Vec<(usize, u64, Pile)>> {
+    let mut cells = Vec::new();
+    let mut last = None;
+    loop {
+        let layer = read_u64(input)?;
+        if layer == NO_MORE {
+            return Ok(cells);
+        }
+        let cell = read_u64(input)?;
+        if layer < first
+            || layer > 2 * crate::cards::CARDS as u64
+            || cell >= 1 << super::layers::CELL_BITS
+        {
+            return Err(invalid("a cell out of range"));
+        }
+        if last.is_some_and(|last| last >= (layer, cell)) {
+            return Err(invalid("cells out of order"));
+        }
+        last = Some((layer, cell));
+        let pile = Pile::read_from(input)?;
+        if cells.len() == cells.capacity() {
+            cells
+                .try_reserve(cells.len().max(1024))
+                .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
+        }
+        cells.push((layer as usize, cell, pile));
+    }
+}
+
+fn invalid(what: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, what.to_string())
+}
+
+fn read_u64(input: &mut impl Read) -> io::Result<u64> {
+    let mut bytes = [0; 8];
+    input.read_exact(&mut bytes)?;
+    Ok(u64::from_le_bytes(bytes))
+}
+
+/// Text, its length first (at most a few kilobytes: a fingerprint).
+fn write_text(out: &mut impl Write, text: &str) -> io::Result<()> {
+    out.write_all(&(text.len() as u64).to_le_bytes())?;
+    out.write_all(text.as_bytes())
+}
+
+fn read_text(input: &mut impl Read) -> io::Result<String> {
+    let length = read_u64(input)?;
+    if length > 1 << 16 {
+        return Err(invalid("a fingerprint too long"));
+    }
+    let mut bytes = vec![0; length as usize];
+    input.read_exact(&mut bytes)?;
+    String::from_utf8(bytes).map_err(|_| invalid("a fingerprint not text"))
+}
+
+/// A reader or writer that sums what passes through it (FNV-1a, 64
+/// bits): the checksum that tells a damaged file.
+struct Summed<T> {
+    inner: T,
+    sum: u64,
+}
+
+impl<T> Summed<T> {
+    fn new(inner: T) -> Summed<T> {
+        Summed {
+            inner,
+            sum: 0xCBF2_9CE4_8422_2325,
+        }
+    }
+
+    fn add(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.sum = (self.sum ^ u64::from(byte)).wrapping_mul(0x0100_0000_01B3);
+        }
+    }
+}
+
+impl<T: Read> Read for Summed<T> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let read = self.inner.read(buf)?;
+        self.add(&buf[..read]);
+        Ok(read)
+    }
+}
+
+impl<T: Write> Write for Summed<T> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let written = self.inner.write(buf)?;
+        self.add(&buf[..written]);
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
