@@ -58,7 +58,8 @@ pub(super) struct RawArgs {
 
     /// When the search gives up at --max-states, go on exhaustively in
     /// layers kept on disk in DIR; the same command resumes a search
-    /// stopped there (see docs/spill.md)
+    /// stopped there, and a Baker's Dozen proof by its suitless game
+    /// saved there every 10 minutes (see docs/spill.md)
     #[arg(long, value_name = "DIR", help_heading = LIMITS)]
     pub spill: Option<PathBuf>,
 

@@ -66,7 +66,9 @@ use std::time::{Duration, Instant};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
 use crate::rules::Build;
-use crate::state::{Move, Pairs, State, Suitless, SuitlessLimits, Triples};
+use crate::state::{
+    Move, Pairs, State, Suitless, SuitlessCheckpoint, SuitlessLimits, SuitlessResumed, Triples,
+};
 
 pub use shorten::{
     SHORTEN_CAP, SHORTEN_FLOOR, SHORTEN_SHARE_DIVISOR, SHORTEN_SQUARE_DIVISOR, SHORTEN_TIME_CAP,
@@ -152,6 +154,11 @@ pub struct Limits {
     /// of a long search's start (with `pairs`): on by default; off
     /// (`--no-suitless`) to measure or test what the other proofs do.
     pub suitless: bool,
+    /// Where the suitless game's search in layers saves itself every
+    /// [`SUITLESS_CHECKPOINT_EVERY`] and resumes from (`--spill DIR`
+    /// puts it in DIR): a proof of hours killed halfway goes on from its
+    /// last save (`lost_in_suitless_game`).
+    pub suitless_checkpoint: Option<std::path::PathBuf>,
 }
 
 /// How short a solution [`search`] looks for.
@@ -228,6 +235,7 @@ impl Default for Limits {
             pairs: true,
             rollouts: true,
             suitless: true,
+            suitless_checkpoint: None,
         }
     }
 }
@@ -515,6 +523,13 @@ pub(super) fn lost_by_triples(
 /// hundreds of millions of positions (bd.7922: docs/hard-deals.md), which
 /// only a long `--timeout` gives the time for. Its layers are shown as
 /// progress: suitless positions searched, entries waiting as frontier.
+///
+/// With [`Limits::suitless_checkpoint`], the layers save themselves
+/// there, and a search that finds a save of the same game there resumes
+/// from it, the plain search skipped (the game outgrew it); the save is
+/// removed once the game is decided. A file there of another game (the
+/// free game's, while the forced one is searched) is left alone, and
+/// that search is not saved.
 pub(super) fn lost_in_suitless_game(
     root: &State,
     limits: &Limits,
@@ -533,29 +548,41 @@ pub(super) fn lost_in_suitless_game(
     };
     let until = Instant::now() + budget;
     let stopped = || Instant::now() >= until || limits.interrupted().is_some();
-    let most = usize::try_from(limits.max_states / 2).unwrap_or(usize::MAX);
-    let found = crate::state::suitless(root, most, stopped);
-    if found.is_lost() {
-        return Some(proven(
-            root,
-            began,
-            so_far,
-            Proof::Suitless(found.positions() as u64),
-        ));
+    let path = limits.suitless_checkpoint.as_deref();
+    let there = path.filter(|path| path.exists());
+    let resumed = there.and_then(|path| SuitlessResumed::read(root, path).ok());
+    let mut before = 0;
+    if resumed.is_none() {
+        let most = usize::try_from(limits.max_states / 2).unwrap_or(usize::MAX);
+        let found = crate::state::suitless(root, most, stopped);
+        if found.is_lost() {
+            return Some(proven(
+                root,
+                began,
+                so_far,
+                Proof::Suitless(found.positions() as u64),
+            ));
+        }
+        if !matches!(found, Suitless::Open { .. }) || stopped() {
+            return None;
+        }
+        before = found.positions() as u64;
     }
-    if !matches!(found, Suitless::Open { .. }) || stopped() {
-        return None;
-    }
+    let checkpoint = path
+        .filter(|_| there.is_none() || resumed.is_some())
+        .map(|path| SuitlessCheckpoint {
+            path,
+            every: SUITLESS_CHECKPOINT_EVERY,
+        });
     let layers = SuitlessLimits {
         threads: limits.jobs.max(1),
         most: usize::try_from(limits.max_states.saturating_mul(8)).unwrap_or(usize::MAX),
         stopped: &stopped,
         every: crate::state::SUITLESS_EVERY,
-        checkpoint: None,
+        checkpoint,
     };
-    let before = found.positions() as u64;
     let mut show = progress;
-    let found = crate::state::suitless_in_layers(root, &layers, &mut |layer| {
+    let mut shown = |layer: &crate::state::SuitlessLayer| {
         if let Some(show) = show.as_mut() {
             show(&Stats {
                 frontier: layer.waiting as u64,
@@ -564,7 +591,18 @@ pub(super) fn lost_in_suitless_game(
                 ..so_far.clone()
             });
         }
-    });
+    };
+    let found = match resumed {
+        None => crate::state::suitless_in_layers(root, &layers, &mut shown),
+        Some(resumed) => crate::state::suitless_resumed_in_layers(resumed, &layers, &mut shown),
+    };
+    if let Some(saved) = checkpoint
+        && !matches!(found, Suitless::Open { .. })
+    {
+        // Decided: the save has served (and a failure to remove it
+        // leaves a file a later search resumes to the same verdict).
+        let _ = std::fs::remove_file(saved.path);
+    }
     found.is_lost().then(|| {
         proven(
             root,
@@ -574,6 +612,11 @@ pub(super) fn lost_in_suitless_game(
         )
     })
 }
+
+/// How often the suitless game's search in layers saves itself
+/// ([`Limits::suitless_checkpoint`]): a save of bd.99807's largest layers
+/// takes some 15 s (3 GB), a fortieth of ten minutes.
+pub const SUITLESS_CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
 
 /// The most time the suitless game gets without a timeout: it proves
 /// bd.78829 lost in 1.3 s under forced rules (585 000 positions), 1.4 s

@@ -55,6 +55,8 @@ pub(super) fn attempt_limits(
         pairs: limits.pairs,
         rollouts: limits.rollouts,
         suitless: limits.suitless,
+        // One file, one writer: the portfolio's, not each attempt's.
+        suitless_checkpoint: None,
     }
 }
 

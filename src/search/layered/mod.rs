@@ -124,6 +124,11 @@ pub struct Spilled {
     pub stopped: Option<String>,
 }
 
+/// The file in the spill directory where the usual search's proof by the
+/// suitless game (Baker's Dozen) saves its layers and resumes from
+/// (`Limits::suitless_checkpoint`).
+pub const SUITLESS_CHECKPOINT: &str = "xpat-spill-suitless-checkpoint";
+
 /// Whether a search of `deal` may spill to `spill.dir`: the directory
 /// exists (made if need be), and any manifest in it is of this deal and
 /// these rules. `Err` says why not, in a line.
@@ -161,6 +166,11 @@ pub fn search(
     mut progress: Option<Progress>,
     tell: &mut dyn FnMut(&Figures),
 ) -> Result<Spilled, String> {
+    // Baker's Dozen's suitless proofs of hours save themselves here too.
+    let limits = &Limits {
+        suitless_checkpoint: Some(spill.dir.join(SUITLESS_CHECKPOINT)),
+        ..limits.clone()
+    };
     let deadline = limits.timeout.map(|t| Instant::now() + t);
     let manifest = read_manifest(&spill.dir)?;
     let rules = deal.foundation.name();

@@ -190,7 +190,8 @@ impl Store {
     }
 
     /// Removes every file of the search: the layers' and their parts, the
-    /// manifest and its temporary file; nothing else in the directory.
+    /// manifest and its temporary file, the suitless game's save; nothing
+    /// else in the directory.
     pub(super) fn remove_all(mut self) -> io::Result<()> {
         self.writers.clear();
         remove_ours(&self.dir, true)
@@ -300,7 +301,7 @@ impl Store {
 }
 
 /// Removes the search's files from `dir`: every layer file and part, and
-/// the manifest too when `manifest`.
+/// the manifest and the suitless game's save too when `manifest`.
 fn remove_ours(dir: &Path, manifest: bool) -> io::Result<()> {
     for entry in fs::read_dir(dir)? {
         let name = entry?.file_name();
@@ -312,6 +313,7 @@ fn remove_ours(dir: &Path, manifest: bool) -> io::Result<()> {
     if manifest {
         remove_if_there(&dir.join(format!("{MANIFEST}.tmp")))?;
         remove_if_there(&dir.join(MANIFEST))?;
+        remove_if_there(&dir.join(super::SUITLESS_CHECKPOINT))?;
     }
     Ok(())
 }

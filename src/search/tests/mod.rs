@@ -533,3 +533,62 @@ fn a_spent_beam_is_no_proof_and_a_beam_that_kept_all_is() {
         assert!(spent.stats.stored < whole.stats.stored, "{game}.{seed}");
     }
 }
+
+/// A search whose proof by the suitless game goes on in layers resumes
+/// them from a save of its own game (`Limits::suitless_checkpoint`, which
+/// `--spill DIR` sets): the same verdict, the plain suitless search
+/// skipped, so only the layers' positions counted (bd.78829's game:
+/// 584 523), and the save removed once decided. A save of another game
+/// there is left alone, and the search proves the deal lost all the same.
+#[test]
+fn a_suitless_proof_resumes_from_its_save() {
+    use crate::state::{SuitlessCheckpoint, SuitlessLimits, suitless_in_layers};
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("saved");
+    let lost = deal("bd", 78829);
+    let limits = Limits {
+        max_states: 400_000,
+        timeout: Some(Duration::from_secs(60)),
+        rollouts: false,
+        // Several threads: one long search, the suitless game asked first.
+        jobs: 2,
+        suitless_checkpoint: Some(path.clone()),
+        ..Limits::default()
+    };
+    let straight = search(&lost, &limits, None);
+    assert_eq!(straight.outcome, Outcome::Insoluble);
+    assert!(straight.stats.suitless > 584_523, "{:?}", straight.stats);
+    assert!(!path.exists());
+    // A save after layer 10 of the game of a deal, stopped there.
+    let save = |seed: u32| {
+        let stop = AtomicBool::new(false);
+        let stopped = || stop.load(Relaxed);
+        let layers = SuitlessLimits {
+            threads: 1,
+            most: usize::MAX,
+            stopped: &stopped,
+            every: Duration::ZERO,
+            checkpoint: Some(SuitlessCheckpoint {
+                path: &path,
+                every: Duration::ZERO,
+            }),
+        };
+        let state = State::new(&deal("bd", seed));
+        suitless_in_layers(&state, &layers, &mut |layer| {
+            stop.store(layer.done && layer.number >= 10, Relaxed);
+        });
+        assert!(path.exists());
+    };
+    save(78829);
+    let resumed = search(&lost, &limits, None);
+    assert_eq!(resumed.outcome, Outcome::Insoluble);
+    assert_eq!(resumed.stats.suitless, 584_523, "{:?}", resumed.stats);
+    assert!(!path.exists());
+    save(78830);
+    let other = std::fs::read(&path).unwrap();
+    let beside = search(&lost, &limits, None);
+    assert_eq!(beside.outcome, Outcome::Insoluble);
+    assert_eq!(beside.stats.suitless, straight.stats.suitless);
+    assert_eq!(std::fs::read(&path).unwrap(), other);
+}
