@@ -111,6 +111,10 @@ impl Resumed {
         let (layer, total) = (read_u64(&mut input), read_u64(&mut input));
         let (layer, total) = (layer.map_err(damaged)?, total.map_err(damaged)?);
         let cells = read_cells(&mut input, layer).map_err(damaged)?;
+        // A save is made only with entries waiting (`layers.rs`).
+        if cells.is_empty() {
+            return Err(damaged(invalid("no cell waiting")));
+        }
         let sum = input.sum;
         let mut end = vec![0; END.len()];
         input.read_exact(&mut end).map_err(damaged)?;

@@ -217,7 +217,7 @@ enum End {
 /// `progress` is called after each layer, and every [`Limits::every`]
 /// while one is under way.
 pub fn in_layers(state: &State, limits: &Limits, progress: &mut dyn FnMut(&Layer)) -> Suitless {
-    search(state, None, limits, progress)
+    search_from(state, None, limits, progress)
 }
 
 /// [`in_layers`] resumed from a checkpoint: the same verdict and the same
@@ -233,7 +233,7 @@ pub fn resumed_in_layers(
         total,
         cells,
     } = resumed;
-    search(&state, Some((layer, total, cells)), limits, progress)
+    search_from(&state, Some((layer, total, cells)), limits, progress)
 }
 
 /// Where a search begins: the first layer, the positions searched
@@ -241,7 +241,7 @@ pub fn resumed_in_layers(
 type Resume = (usize, usize, Vec<(usize, u64, Pile)>);
 
 /// [`in_layers`] from its start, or `from` a checkpoint.
-fn search(
+fn search_from(
     state: &State,
     from: Option<Resume>,
     limits: &Limits,
