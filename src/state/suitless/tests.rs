@@ -298,6 +298,25 @@ fn the_search_in_layers_on_real_deals() {
     assert!(!in_layers(&state, &stopped, &mut |_| {}).is_lost());
 }
 
+/// Limits of a search in layers on `threads` that saves itself to
+/// `path` at each layer's end, and stops when `stopped` says.
+fn saving_each_layer<'a>(
+    threads: usize,
+    path: &'a std::path::Path,
+    stopped: &'a (dyn Fn() -> bool + Sync),
+) -> LayerLimits<'a> {
+    LayerLimits {
+        threads,
+        most: usize::MAX,
+        stopped,
+        every: LAYER_EVERY,
+        checkpoint: Some(Checkpoint {
+            path,
+            every: Duration::ZERO,
+        }),
+    }
+}
+
 /// A search in layers stopped after a layer and resumed from its
 /// checkpoint, again and again, ends as the search run straight does,
 /// with the same count of positions: under forced, free and complete
@@ -319,16 +338,7 @@ fn a_search_resumed_from_its_checkpoints_is_the_search_run_straight() {
         assert!(whole.is_lost());
         let stop = AtomicBool::new(false);
         let stopped = || stop.load(Relaxed);
-        let limits = LayerLimits {
-            threads,
-            most: usize::MAX,
-            stopped: &stopped,
-            every: LAYER_EVERY,
-            checkpoint: Some(Checkpoint {
-                path: &path,
-                every: Duration::ZERO,
-            }),
-        };
+        let limits = saving_each_layer(threads, &path, &stopped);
         // Each run stops after `step` layers, its last one saved.
         let mut runs = 0;
         let mut next = None::<Resumed>;
@@ -378,16 +388,7 @@ fn a_checkpoint_is_refused_unless_whole_and_of_its_game() {
     let path = dir.path().join("saved");
     let stop = AtomicBool::new(false);
     let stopped = || stop.load(Relaxed);
-    let limits = LayerLimits {
-        threads: 1,
-        most: usize::MAX,
-        stopped: &stopped,
-        every: LAYER_EVERY,
-        checkpoint: Some(Checkpoint {
-            path: &path,
-            every: Duration::ZERO,
-        }),
-    };
+    let limits = saving_each_layer(1, &path, &stopped);
     let found = in_layers(&state, &limits, &mut |layer| {
         if layer.done && layer.number >= 12 {
             stop.store(true, Relaxed);
