@@ -599,6 +599,11 @@ fn search(
     }
 }
 
+/// The bits of a cell's key in the search in layers (55 at most: 3 a
+/// column and 4 a suit): its filings put the layer's number above them,
+/// and a checkpoint holds no key beyond them.
+const CELL_BITS: u32 = 56;
+
 mod checkpoint;
 mod layers;
 mod pile;

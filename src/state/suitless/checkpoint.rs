@@ -231,9 +231,7 @@ fn read_cells(input: &mut impl Read, first: u64) -> io::Result<Vec<(usize, u64, 
             return Ok(cells);
         }
         let cell = read_u64(input)?;
-        if layer < first
-            || layer > 2 * crate::cards::CARDS as u64
-            || cell >= 1 << super::layers::CELL_BITS
+        if layer < first || layer > 2 * crate::cards::CARDS as u64 || cell >= 1 << super::CELL_BITS
         {
             return Err(invalid("a cell out of range"));
         }

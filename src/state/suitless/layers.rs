@@ -50,7 +50,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::checkpoint::{self, Checkpoint, Resumed, Saved};
 use super::pile::Pile;
-use super::{COLUMNS, Game, Position, Suitless};
+use super::{CELL_BITS, COLUMNS, Game, Position, Suitless};
 use crate::cards::{CARDS, SUITS};
 use crate::state::State;
 
@@ -188,10 +188,6 @@ fn shard(cell: u64) -> usize {
 /// A filing is the layer and the cell in one number (`CELL_BITS`), and
 /// the runs: two numbers are quick to sort.
 struct Outbox(Vec<Vec<(u64, u64)>>);
-
-/// The bits of a filing's first number the cell takes (55 at most: 3 a
-/// column and 4 a suit), the layer's number above them.
-pub(super) const CELL_BITS: u32 = 56;
 
 /// Filings a batch holds before it is delivered.
 const BATCH: usize = 256;
