@@ -6,6 +6,7 @@
 mod common;
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use common::{TempDir, arg, run};
 
@@ -145,4 +146,99 @@ fn what_the_layers_cannot_search_is_refused_in_a_line() {
         assert_eq!(r.stderr.lines().count(), 1, "{args:?}: {}", r.stderr);
         assert!(!file.exists());
     }
+}
+
+/// Makes a FIFO at `path`, and a watchdog for it: from `after` on, it
+/// opens the FIFO each second at both ends without waiting, which lets a
+/// binary blocked opening it go on (to say something the test refuses)
+/// instead of hanging the tests. The flag returned tells whether a
+/// reader was found waiting on it.
+fn fifo(path: &Path, after: std::time::Duration) -> std::sync::Arc<AtomicBool> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let waited = std::sync::Arc::new(AtomicBool::new(false));
+    let seen = waited.clone();
+    let made = std::process::Command::new("mkfifo").arg(path).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo {}", path.display());
+    let path = path.to_path_buf();
+    std::thread::spawn(move || {
+        std::thread::sleep(after);
+        const O_NONBLOCK: i32 = 0o4000;
+        loop {
+            let mut open = std::fs::OpenOptions::new();
+            open.custom_flags(O_NONBLOCK);
+            let reader = open.clone().read(true).open(&path);
+            // Opened without waiting only where a reader has it open.
+            let writer = open.write(true).open(&path);
+            if writer.is_ok() {
+                seen.store(true, Ordering::Relaxed);
+            }
+            drop((reader, writer));
+            std::thread::sleep(std::time::Duration::from_secs(1));
+        }
+    });
+    waited
+}
+
+/// What lies in DIR under a name the search keeps there but is no file
+/// (a FIFO, which an open would wait on forever) is refused with a line,
+/// or removed where the search makes that file new.
+#[test]
+fn a_fifo_under_a_name_of_ours_is_refused_or_replaced_never_waited_on() {
+    let after = std::time::Duration::from_secs(60);
+    let tmp = TempDir::new("spill-fifo");
+    let dir = tmp.join("spill");
+    std::fs::create_dir(&dir).unwrap();
+    let refused = |r: &common::Run| {
+        assert_eq!(r.code, 3, "{r:?}");
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+        assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
+    };
+    let manifest = dir.join("xpat-spill-manifest");
+    fifo(&manifest, after);
+    refused(&spilled("st.31", &tmp.join("a.sol"), &dir, &[]));
+    std::fs::remove_file(&manifest).unwrap();
+
+    // The manifest's temporary file is made new at each save.
+    fifo(&dir.join("xpat-spill-manifest.tmp"), after);
+    let r = spilled("st.31", &tmp.join("a.sol"), &dir, &["--spill-max", "2K"]);
+    assert_eq!(r.verdict(), ("ECHEC", 1), "{r:?}");
+    assert!(manifest.is_file());
+
+    // A layer file of the search stopped, which its resumption reopens.
+    let layer = names(&dir)
+        .into_iter()
+        .find(|name| name.starts_with("xpat-spill-layer-"))
+        .expect("a layer file");
+    std::fs::remove_file(dir.join(&layer)).unwrap();
+    fifo(&dir.join(&layer), after);
+    refused(&spilled("st.31", &tmp.join("a.sol"), &dir, &[]));
+    assert!(!tmp.join("a.sol").exists());
+}
+
+/// A FIFO where the suitless game's save would be is another file than
+/// a save of this game: left alone, and the proof made without saving.
+#[test]
+fn a_fifo_where_the_suitless_save_goes_is_left_alone() {
+    let tmp = TempDir::new("spill-fifo-suitless");
+    let dir = tmp.join("spill");
+    std::fs::create_dir(&dir).unwrap();
+    let save = dir.join("xpat-spill-suitless-checkpoint");
+    let waited = fifo(&save, std::time::Duration::from_secs(60));
+    let file = tmp.join("bd.sol");
+    let r = run([
+        "bd.78829",
+        "-search",
+        arg(&file),
+        "--spill",
+        arg(&dir),
+        "--jobs",
+        "1",
+    ]);
+    assert_eq!(r.verdict(), ("INSOLUBLE", 2), "{r:?}");
+    assert!(!r.stderr.contains("not a regular file"), "{}", r.stderr);
+    assert!(std::fs::symlink_metadata(&save).is_ok_and(|m| !m.is_file()));
+    assert!(
+        !waited.load(Ordering::Relaxed),
+        "the search waited on the FIFO"
+    );
 }

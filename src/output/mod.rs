@@ -202,6 +202,23 @@ pub(crate) fn system_reason(e: &std::io::Error) -> String {
     }
 }
 
+/// Refuses `path` unless it names a regular file (a missing one is the
+/// error `NotFound`). Why: the files a search keeps in a directory of
+/// its own (the spill's manifest and layers, the suitless game's save)
+/// are opened by fixed names, and opening a FIFO put under one of them
+/// would wait forever for a writer; a directory or a device there is
+/// no file of ours either.
+pub(crate) fn must_be_regular(path: &Path) -> std::io::Result<()> {
+    if std::fs::metadata(path)?.is_file() {
+        Ok(())
+    } else {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ))
+    }
+}
+
 /// The temporary file of `target`, in its directory, with the permission
 /// bits it will keep: an existing file's, or a new file's under the umask.
 fn create_temp(target: &Target) -> Result<NamedTempFile> {

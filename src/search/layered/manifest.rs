@@ -113,7 +113,7 @@ impl Manifest {
 /// or is not a manifest.
 pub(crate) fn read_manifest(dir: &Path) -> Result<Option<Manifest>, String> {
     let path = dir.join(MANIFEST);
-    match fs::read_to_string(&path) {
+    match crate::output::must_be_regular(&path).and_then(|()| fs::read_to_string(&path)) {
         Ok(text) => Manifest::parse(&text).map(Some).ok_or_else(|| {
             format!(
                 "{} is not a spill manifest this solver wrote",

@@ -66,6 +66,8 @@ impl Store {
                     _ => {}
                 }
             } else {
+                crate::output::must_be_regular(&path)
+                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
                 let file = OpenOptions::new().write(true).open(&path)?;
                 if file.metadata()?.len() < len {
                     return Err(io::Error::other(format!(
@@ -182,7 +184,13 @@ impl Store {
         self.sync()?;
         let temp = self.dir.join(format!("{MANIFEST}.tmp"));
         {
-            let mut file = File::create(&temp)?;
+            // Made new: whatever lies under that name (a FIFO would
+            // block the open) goes first.
+            remove_if_there(&temp)?;
+            let mut file = OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&temp)?;
             file.write_all(manifest.text().as_bytes())?;
             file.sync_data()?;
         }

@@ -87,7 +87,9 @@ impl Resumed {
         let Some((game, start)) = Game::of(state) else {
             return Err("only Baker's Dozen's suitless game is searched in layers".to_string());
         };
-        let file = File::open(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+        let file = crate::output::must_be_regular(path)
+            .and_then(|()| File::open(path))
+            .map_err(|e| format!("cannot read {shown}: {e}"))?;
         let mut input = Summed::new(BufReader::with_capacity(1 << 20, file));
         let mut magic = vec![0; MAGIC.len()];
         input
