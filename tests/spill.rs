@@ -131,8 +131,13 @@ fn what_the_layers_cannot_search_is_refused_in_a_line() {
     let tmp = TempDir::new("spill-refused");
     let dir = tmp.join("spill");
     let file = tmp.join("a.sol");
-    let cases: [&[&str]; 5] = [
+    // A spill directory that is none, or one no file can be made in
+    // (procfs, even for root), is refused before the search, not once
+    // the layers first write.
+    let cases: [&[&str]; 7] = [
         &["mo.1", "--rules", "xpat2", "--spill", arg(&dir)],
+        &["st.3", "--spill", "/dev/null"],
+        &["st.3", "--spill", "/proc"],
         &["st.3", "--spill-max", "1G"],
         &["st.3", "--spill", arg(&dir), "--spill-max", "lots"],
         &["st.3", "--spill", arg(&dir), "--diff", "3"],

@@ -73,7 +73,7 @@ use std::time::{Duration, Instant};
 use self::layers::{End, Layers};
 use self::manifest::{Manifest, read_manifest};
 use self::record::no_key;
-use self::store::Store;
+use self::store::{Full, Store};
 use super::complete_rules::a_card_back_can_help;
 use super::{Length, Limit, Limits, Outcome, Progress, Report, Stats, path, search_from, shorten};
 use crate::deal::Deal;
@@ -140,8 +140,22 @@ pub fn check(deal: &Deal, spill: &Spill) -> Result<(), String> {
         return Err("'--spill' does not search Midnight Oil under xpat2's complete rules: its redeals deal the cards anew, so its positions do not fall into layers; leave out --spill, or use --rules forced or free".into());
     }
     let dir = &spill.dir;
+    if dir.exists() && !dir.is_dir() {
+        return Err(format!(
+            "the spill directory {} is not a directory",
+            dir.display()
+        ));
+    }
     std::fs::create_dir_all(dir)
         .map_err(|e| format!("cannot make the spill directory {}: {e}", dir.display()))?;
+    // Written to before the usual search, not after it (a directory the
+    // layers could not write in was found only once that had run).
+    crate::output::temp_file_named()
+        .tempfile_in(dir)
+        .map_err(|e| {
+            let e = crate::output::system_reason(&e);
+            format!("cannot write in the spill directory {}: {e}", dir.display())
+        })?;
     if let Some(m) = read_manifest(dir)?
         && (m.deal != deal.id.to_string() || m.rules != deal.foundation.name())
     {
@@ -277,7 +291,10 @@ fn phase(
             let first = measure::measure(&root);
             store
                 .append(first, &root.key(), &no_key())
-                .map_err(|_| format!("--spill-max leaves no room in {}", spill.dir.display()))?;
+                .map_err(|full| match full {
+                    Full::Disk => format!("--spill-max leaves no room in {}", spill.dir.display()),
+                    Full::Io(e) => format!("cannot write in {}: {e}", spill.dir.display()),
+                })?;
             let manifest = Manifest {
                 deal: deal.id.to_string(),
                 rules: rules.to_string(),
