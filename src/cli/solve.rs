@@ -218,8 +218,12 @@ pub(super) fn progress(s: &Stats) -> String {
     let secs = s.elapsed.as_secs_f64().max(1e-9);
     let memory = xpat_solver::memory::current().unwrap_or(0) >> 20;
     if s.suitless > 0 {
+        let unsaved = match &s.unsaved {
+            Some(why) => format!("(not saved: {why}) "),
+            None => String::new(),
+        };
         return format!(
-            "suitless game: {:.2}M positions, {:.2}M waiting, {:.2}M/s, {memory}MB ",
+            "suitless game: {:.2}M positions, {:.2}M waiting, {:.2}M/s, {memory}MB {unsaved}",
             s.suitless as f64 / 1e6,
             s.frontier as f64 / 1e6,
             s.suitless as f64 / secs / 1e6,

@@ -269,4 +269,14 @@ fn the_progress_line_names_the_suitless_game_while_it_is_searched() {
         line.starts_with("suitless game: 1.50M positions, 0.20M waiting, 0.75M/s"),
         "{line}"
     );
+    assert!(!line.contains("not saved"), "{line}");
+    let unsaved = xpat_solver::search::Stats {
+        unsaved: Some("cannot write DIR/save: No space left on device".into()),
+        ..suitless
+    };
+    let line = solve::progress(&unsaved);
+    assert!(
+        line.ends_with("(not saved: cannot write DIR/save: No space left on device) "),
+        "{line}"
+    );
 }

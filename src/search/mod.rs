@@ -155,10 +155,13 @@ pub struct Limits {
     /// (`--no-suitless`) to measure or test what the other proofs do.
     pub suitless: bool,
     /// Where the suitless game's search in layers saves itself every
-    /// [`SUITLESS_CHECKPOINT_EVERY`] and resumes from (`--spill DIR`
+    /// `suitless_checkpoint_every` and resumes from (`--spill DIR`
     /// puts it in DIR): a proof of hours killed halfway goes on from its
     /// last save (`lost_in_suitless_game`).
     pub suitless_checkpoint: Option<std::path::PathBuf>,
+    /// The least time between two saves: [`SUITLESS_CHECKPOINT_EVERY`],
+    /// less in tests.
+    pub suitless_checkpoint_every: Duration,
 }
 
 /// How short a solution [`search`] looks for.
@@ -236,6 +239,7 @@ impl Default for Limits {
             rollouts: true,
             suitless: true,
             suitless_checkpoint: None,
+            suitless_checkpoint_every: SUITLESS_CHECKPOINT_EVERY,
         }
     }
 }
@@ -322,6 +326,12 @@ pub struct Stats {
     /// triple test), not a search's of every position: the figures
     /// above are then what was searched before the test was asked.
     pub proven_by_test: bool,
+    /// While the suitless game is searched in layers with a checkpoint
+    /// (`--spill DIR`), why its last save could not be written, if it
+    /// could not: the search goes on, but a run stopped then resumes
+    /// from an older save or from nothing, and the person watching
+    /// should know (a full disk, a directory made read-only).
+    pub unsaved: Option<String>,
 }
 
 impl Stats {
@@ -339,6 +349,7 @@ impl Stats {
             attempts: self.attempts + later.attempts,
             suitless: self.suitless + later.suitless,
             proven_by_test: self.proven_by_test || later.proven_by_test,
+            unsaved: later.unsaved.clone(),
         }
     }
 }
@@ -572,7 +583,7 @@ pub(super) fn lost_in_suitless_game(
         .filter(|_| there.is_none() || resumed.is_some())
         .map(|path| SuitlessCheckpoint {
             path,
-            every: SUITLESS_CHECKPOINT_EVERY,
+            every: limits.suitless_checkpoint_every,
         });
     let layers = SuitlessLimits {
         threads: limits.jobs.max(1),
@@ -582,12 +593,19 @@ pub(super) fn lost_in_suitless_game(
         checkpoint,
     };
     let mut show = progress;
+    let mut unsaved = None;
     let mut shown = |layer: &crate::state::SuitlessLayer| {
+        match &layer.saved {
+            Some(Ok(_)) => unsaved = None,
+            Some(Err(why)) => unsaved = Some(why.clone()),
+            None => {}
+        }
         if let Some(show) = show.as_mut() {
             show(&Stats {
                 frontier: layer.waiting as u64,
                 suitless: before + layer.total as u64,
                 elapsed: began.elapsed(),
+                unsaved: unsaved.clone(),
                 ..so_far.clone()
             });
         }

@@ -57,6 +57,7 @@ pub(super) fn attempt_limits(
         suitless: limits.suitless,
         // One file, one writer: the portfolio's, not each attempt's.
         suitless_checkpoint: None,
+        suitless_checkpoint_every: limits.suitless_checkpoint_every,
     }
 }
 
@@ -73,6 +74,7 @@ pub(super) fn so_far(total: &Stats, attempt: &Stats, elapsed: Duration) -> Stats
         attempts: total.attempts + 1,
         suitless: total.suitless,
         proven_by_test: total.proven_by_test,
+        unsaved: None,
     }
 }
 

@@ -592,3 +592,38 @@ fn a_suitless_proof_resumes_from_its_save() {
     assert_eq!(beside.stats.suitless, straight.stats.suitless);
     assert_eq!(std::fs::read(&path).unwrap(), other);
 }
+
+/// A save that cannot be written does not stop the proof, and the
+/// progress says so while the layers go on (`Stats::unsaved`, which
+/// `-search`'s progress line shows): here its directory is missing, and
+/// each layer's end is due a save.
+#[test]
+fn a_suitless_save_that_fails_is_said_in_the_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let lost = deal("bd", 78829);
+    let mut limits = Limits {
+        max_states: 400_000,
+        timeout: Some(Duration::from_secs(60)),
+        rollouts: false,
+        jobs: 2,
+        suitless_checkpoint: Some(dir.path().join("missing").join("saved")),
+        suitless_checkpoint_every: Duration::ZERO,
+        ..Limits::default()
+    };
+    let unsaved = |limits: &Limits| {
+        let mut said = Vec::new();
+        let mut progress = |stats: &Stats| said.extend(stats.unsaved.clone());
+        let report = search(&lost, limits, Some(&mut progress));
+        assert_eq!(report.outcome, Outcome::Insoluble);
+        said
+    };
+    let said = unsaved(&limits);
+    assert!(!said.is_empty());
+    assert!(
+        said.iter().all(|why| why.contains("cannot write")),
+        "{said:?}"
+    );
+    limits.suitless_checkpoint = Some(dir.path().join("saved"));
+    assert_eq!(unsaved(&limits), Vec::<String>::new());
+    assert!(!dir.path().join("saved").exists());
+}
