@@ -56,6 +56,7 @@ fn main() -> ExitCode {
                         .map(|(path, every)| SuitlessCheckpoint {
                             path,
                             every: *every,
+                            most_bytes: u64::MAX,
                         });
                 let limits = SuitlessLimits {
                     threads,

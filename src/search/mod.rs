@@ -162,6 +162,9 @@ pub struct Limits {
     /// The least time between two saves: [`SUITLESS_CHECKPOINT_EVERY`],
     /// less in tests.
     pub suitless_checkpoint_every: Duration,
+    /// The largest save allowed: `--spill-max` under `--spill` (nothing
+    /// else of the search is in DIR while the usual search runs).
+    pub suitless_checkpoint_most: u64,
 }
 
 /// How short a solution [`search`] looks for.
@@ -240,6 +243,7 @@ impl Default for Limits {
             suitless: true,
             suitless_checkpoint: None,
             suitless_checkpoint_every: SUITLESS_CHECKPOINT_EVERY,
+            suitless_checkpoint_most: u64::MAX,
         }
     }
 }
@@ -584,6 +588,7 @@ pub(super) fn lost_in_suitless_game(
         .map(|path| SuitlessCheckpoint {
             path,
             every: limits.suitless_checkpoint_every,
+            most_bytes: limits.suitless_checkpoint_most,
         });
     let layers = SuitlessLimits {
         threads: limits.jobs.max(1),

@@ -58,6 +58,7 @@ pub(super) fn attempt_limits(
         // One file, one writer: the portfolio's, not each attempt's.
         suitless_checkpoint: None,
         suitless_checkpoint_every: limits.suitless_checkpoint_every,
+        suitless_checkpoint_most: limits.suitless_checkpoint_most,
     }
 }
 

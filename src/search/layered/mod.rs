@@ -183,6 +183,7 @@ pub fn search(
     // Baker's Dozen's suitless proofs of hours save themselves here too.
     let limits = &Limits {
         suitless_checkpoint: Some(spill.dir.join(SUITLESS_CHECKPOINT)),
+        suitless_checkpoint_most: spill.max_bytes,
         ..limits.clone()
     };
     let deadline = limits.timeout.map(|t| Instant::now() + t);

@@ -49,9 +49,13 @@ pub(super) enum Full {
 
 impl Store {
     /// The files of a search that starts in `dir`: any layer file of an
-    /// earlier search there is emptied.
+    /// earlier search there is emptied, and the suitless proof's save
+    /// removed: the usual search that made it is over, and a manifest
+    /// skips it from now on, so nothing would resume from the save (and
+    /// the layers get all of `max_bytes`).
     pub(super) fn fresh(dir: &Path, max_bytes: u64) -> io::Result<Store> {
         remove_ours(dir, false)?;
+        remove_if_there(&dir.join(super::SUITLESS_CHECKPOINT))?;
         Store::at(dir, max_bytes, vec![0; MOST + 1])
     }
 
@@ -383,6 +387,24 @@ mod tests {
         assert_eq!(store.used(), 2 * RECORD_BYTES);
         assert_eq!(store.next_layer(0), Some(4));
         assert_eq!(store.next_layer(5), None);
+    }
+
+    /// The layers begin: an earlier search's layer file is emptied and
+    /// the suitless proof's save, which nothing resumes from now on, is
+    /// removed; a file of someone else is left alone.
+    #[test]
+    fn fresh_layers_remove_the_suitless_save() {
+        let dir = tempfile::tempdir().unwrap();
+        let save = dir.path().join(super::super::SUITLESS_CHECKPOINT);
+        let theirs = dir.path().join("notes.txt");
+        for file in [&save, &theirs, &layer_path(dir.path(), 3)] {
+            fs::write(file, b"bytes").unwrap();
+        }
+        let store = Store::fresh(dir.path(), 1 << 20).unwrap();
+        assert!(!save.exists());
+        assert!(theirs.exists());
+        assert_eq!(store.used(), 0);
+        assert_eq!(store.next_layer(0), None);
     }
 
     #[test]

@@ -572,6 +572,7 @@ fn a_suitless_proof_resumes_from_its_save() {
             checkpoint: Some(SuitlessCheckpoint {
                 path: &path,
                 every: Duration::ZERO,
+                most_bytes: u64::MAX,
             }),
         };
         let state = State::new(&deal("bd", seed));
@@ -595,8 +596,8 @@ fn a_suitless_proof_resumes_from_its_save() {
 
 /// A save that cannot be written does not stop the proof, and the
 /// progress says so while the layers go on (`Stats::unsaved`, which
-/// `-search`'s progress line shows): here its directory is missing, and
-/// each layer's end is due a save.
+/// `-search`'s progress line shows): here its directory is missing, or
+/// the save would pass its bound, and each layer's end is due a save.
 #[test]
 fn a_suitless_save_that_fails_is_said_in_the_progress() {
     let dir = tempfile::tempdir().unwrap();
@@ -626,4 +627,14 @@ fn a_suitless_save_that_fails_is_said_in_the_progress() {
     limits.suitless_checkpoint = Some(dir.path().join("saved"));
     assert_eq!(unsaved(&limits), Vec::<String>::new());
     assert!(!dir.path().join("saved").exists());
+    // Bounded (`--spill-max`): a save past the bound is not written,
+    // not even in part.
+    limits.suitless_checkpoint_most = 1000;
+    let said = unsaved(&limits);
+    assert!(!said.is_empty());
+    assert!(
+        said.iter().all(|why| why.contains("--spill-max")),
+        "{said:?}"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }

@@ -37,6 +37,9 @@ pub struct Checkpoint<'a> {
     /// The least time between two saves: a save comes at the end of the
     /// first layer done that long after the last save (or the start).
     pub every: Duration,
+    /// The largest file allowed (`--spill-max` for `-search --spill`):
+    /// a save that would pass it is not written, and the last one stays.
+    pub most_bytes: u64,
 }
 
 /// A save made: what a progress line says of it.
@@ -162,10 +165,11 @@ fn fingerprint(game: &Game, start: &Position) -> String {
 /// Writes the checkpoint of `state`'s search at the start of layer
 /// `layer`, `total` positions searched before it, with `cells` (layer,
 /// cell, pile; in increasing order of layer and cell): whole or not at
-/// all (the module doc).
+/// all (the module doc), and not at all past `most` bytes.
 pub(super) fn write(
     state: &State,
     path: &Path,
+    most: u64,
     layer: usize,
     total: usize,
     cells: impl FnOnce(&mut dyn FnMut(usize, u64, &Pile) -> io::Result<()>) -> io::Result<()>,
@@ -187,7 +191,12 @@ pub(super) fn write(
         })?;
     let fail = |e: io::Error| format!("cannot write {shown}: {e}");
     {
-        let mut out = Summed::new(BufWriter::with_capacity(1 << 20, temp.as_file_mut()));
+        let file = Bounded {
+            inner: temp.as_file_mut(),
+            most,
+            left: most,
+        };
+        let mut out = Summed::new(BufWriter::with_capacity(1 << 20, file));
         out.write_all(MAGIC).map_err(fail)?;
         write_text(&mut out, &fingerprint(&game, &start)).map_err(fail)?;
         out.write_all(&(layer as u64).to_le_bytes()).map_err(fail)?;
@@ -279,6 +288,32 @@ fn read_text(input: &mut impl Read) -> io::Result<String> {
 
 /// A reader or writer that sums what passes through it (FNV-1a, 64
 /// bits): the checksum that tells a damaged file.
+/// A writer that refuses to write more than `left` bytes: a save that
+/// would pass its bound fails before it fills the disk.
+struct Bounded<T> {
+    inner: T,
+    most: u64,
+    left: u64,
+}
+
+impl<T: Write> Write for Bounded<T> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if buf.len() as u64 > self.left {
+            return Err(io::Error::other(format!(
+                "it would take more than the {:.1} MB allowed (--spill-max)",
+                self.most as f64 / 1e6
+            )));
+        }
+        let written = self.inner.write(buf)?;
+        self.left -= written as u64;
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 struct Summed<T> {
     inner: T,
     sum: u64,

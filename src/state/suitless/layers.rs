@@ -349,7 +349,7 @@ fn search_from(
             .checkpoint
             .filter(|c| last_saved.elapsed() >= c.every && search.held.entries.load(Relaxed) > 0)
             .map(|c| {
-                let saved = search.save(state, c.path, number + 1, so_far);
+                let saved = search.save(state, c, number + 1, so_far);
                 last_saved = Instant::now();
                 saved
             });
@@ -395,11 +395,12 @@ impl Search<'_> {
     fn save(
         &self,
         state: &State,
-        path: &std::path::Path,
+        checkpoint: Checkpoint,
         first: usize,
         total: usize,
     ) -> Result<Saved, String> {
-        checkpoint::write(state, path, first, total, |write| {
+        let (path, most) = (checkpoint.path, checkpoint.most_bytes);
+        checkpoint::write(state, path, most, first, total, |write| {
             for (number, layer) in self.layers.iter().enumerate().skip(first) {
                 let shards: Vec<MutexGuard<FxHashMap<u64, Pile>>> = layer
                     .0

@@ -313,6 +313,7 @@ fn saving_each_layer<'a>(
         checkpoint: Some(Checkpoint {
             path,
             every: Duration::ZERO,
+            most_bytes: u64::MAX,
         }),
     }
 }
