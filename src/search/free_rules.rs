@@ -1,6 +1,6 @@
-//! `-search` under free rules (and so under xpat2's complete rules, which
-//! search free rules first) in the games where they differ from forced
-//! ones: a forced search first.
+//! `-search` under free rules (and under xpat2's complete rules, whose
+//! second search is the complete one: `complete_rules.rs`) in the games
+//! where they differ from forced ones: a forced search first.
 //!
 //! A forced solution is a free one: every card its positions play up by
 //! themselves is a legal foundation move, written as a `CARD F` line where
@@ -42,9 +42,13 @@ pub(super) fn forced_first(deal: &Deal, limits: &Limits) -> bool {
         && limits.length != super::Length::Optimal
 }
 
-/// [`super::search`] of a deal under free rules, forced first.
+/// [`super::search`] of a deal under free rules, forced first; of a deal
+/// under complete rules the same, the second search under them.
 pub(super) fn search(deal: &Deal, limits: &Limits, mut progress: Option<Progress>) -> Report {
-    debug_assert!(forced_first(deal, limits));
+    debug_assert!(forced_first(
+        &deal.clone().with_foundation(Foundation::Free),
+        limits
+    ));
     let started = Instant::now();
     let forced = deal.clone().with_foundation(Foundation::Forced);
     let first = search_from(

@@ -376,8 +376,8 @@ pub type Progress<'a> = &'a mut dyn FnMut(&Stats);
 /// foundation moves proven safe by themselves (`state/automatic.rs`), so
 /// an exhaustive search is still a proof; the solution writes them out.
 /// Under free rules where they differ from forced ones, forced rules first
-/// (`free_rules.rs`); under xpat2's complete rules, free rules first
-/// (`complete_rules.rs`).
+/// (`free_rules.rs`); under xpat2's complete rules, forced rules first
+/// too, then the complete ones (`complete_rules.rs`).
 pub fn search(deal: &Deal, limits: &Limits, progress: Option<Progress>) -> Report {
     if deal.foundation == Foundation::Xpat2 && deal.id.rules.returns_from_foundation {
         return complete_rules::search(deal, limits, progress);
