@@ -64,8 +64,13 @@ mod tests {
     use crate::search::{Limit, Outcome};
 
     fn report(game: &str, seed: u32, foundation: Foundation) -> Report {
+        report_within(game, seed, foundation, Limits::default().max_states)
+    }
+
+    fn report_within(game: &str, seed: u32, foundation: Foundation, max_states: u64) -> Report {
         let deal = test_deal(game, seed).with_foundation(foundation);
         let limits = Limits {
+            max_states,
             length: super::super::Length::AsFound,
             ..Limits::default()
         };
@@ -96,18 +101,10 @@ mod tests {
     /// free file could replay.
     #[test]
     fn a_deal_free_play_leaves_open_is_won_with_a_card_back() {
-        let searched = |foundation| {
-            let deal = test_deal("bd", 84549).with_foundation(foundation);
-            let limits = Limits {
-                max_states: 200_000,
-                length: super::super::Length::AsFound,
-                ..Limits::default()
-            };
-            (deal.clone(), super::super::search(&deal, &limits, None))
-        };
-        let (_, free) = searched(Foundation::Free);
+        let free = report_within("bd", 84549, Foundation::Free, 200_000);
         assert_eq!(free.outcome, Outcome::GaveUp(Limit::States));
-        let (deal, complete) = searched(Foundation::Xpat2);
+        let complete = report_within("bd", 84549, Foundation::Xpat2, 200_000);
+        let deal = test_deal("bd", 84549).with_foundation(Foundation::Xpat2);
         let Outcome::Solved(moves) = &complete.outcome else {
             panic!("{:?}", complete.outcome);
         };
