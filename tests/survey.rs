@@ -338,8 +338,9 @@ fn resumes_after_sigint() {
 
 /// SIGINT while a long deal runs (bd.1649 is lost, a proof of most of an
 /// hour) cuts that deal short: exit 130, its row not written (so
-/// `--resume` does it again), the rows before it whole. A second SIGINT right after changes
-/// nothing of that (it exits at once if the first has not yet).
+/// `--resume` does it again), the rows before it whole. A second SIGINT
+/// right after changes nothing of that (it exits at once if the first
+/// has not yet).
 #[test]
 fn a_second_sigint_exits_at_once() {
     let dir = TempDir::new("survey-twice");
