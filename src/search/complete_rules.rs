@@ -116,6 +116,26 @@ mod tests {
         ));
     }
 
+    /// The figures of a proof are that proof's: Baker's Dozen 78829,
+    /// lost with forced moves by its forced suitless game and then with
+    /// cards back by its complete one, reports the complete game's
+    /// positions alone. (Until 2026-12-05 the forced proof's figures
+    /// were carried into the second search's: `Stats::followed_by`.)
+    #[test]
+    fn the_figures_of_a_proof_are_that_proofs() {
+        let deal = test_deal("bd", 78829).with_foundation(Foundation::Xpat2);
+        let limits = Limits {
+            length: super::super::Length::AsFound,
+            ..Limits::default()
+        };
+        let found = super::super::search(&deal, &limits, None);
+        assert_eq!(found.outcome, Outcome::Insoluble);
+        let complete = crate::state::suitless(&State::new(&deal), usize::MAX, || false);
+        assert!(complete.is_lost());
+        assert_eq!(found.stats.suitless, complete.positions() as u64);
+        assert!(!found.stats.proven_by_test);
+    }
+
     /// A FreeCell deal forced play loses is proven lost with the cards
     /// back straight after the forced proof: the complete proof covers
     /// more positions than the free one (the cards back reach some), and

@@ -638,3 +638,35 @@ fn a_suitless_save_that_fails_is_said_in_the_progress() {
     );
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// Two searches of one deal, the second under way or done: their work
+/// adds up, and the proof is the second's alone (`Stats::followed_by`),
+/// so that a first search's proof neither stands for the second's verdict
+/// nor makes the second's progress read as its suitless game.
+#[test]
+fn a_second_search_adds_the_work_and_keeps_its_own_proof() {
+    let first = Stats {
+        stored: 10,
+        expanded: 20,
+        attempts: 2,
+        suitless: 584_523,
+        proven_by_test: true,
+        ..Stats::default()
+    };
+    let under_way = Stats {
+        stored: 1,
+        expanded: 5,
+        frontier: 7,
+        attempts: 1,
+        ..Stats::default()
+    };
+    let both = first.followed_by(&under_way);
+    assert_eq!((both.stored, both.expanded, both.attempts), (11, 25, 3));
+    assert_eq!(both.frontier, 7);
+    assert_eq!((both.suitless, both.proven_by_test), (0, false));
+    let proven = Stats {
+        suitless: 989_647,
+        ..under_way
+    };
+    assert_eq!(first.followed_by(&proven).suitless, 989_647);
+}
