@@ -648,7 +648,8 @@ pub const SUITLESS_CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
 
 /// The most time the suitless game gets without a timeout: it proves
 /// bd.78829 lost in 1.3 s under forced rules (585 000 positions), 1.4 s
-/// under free ones and 4.2 s under xpat2's complete rules (990 000).
+/// under free ones and 4.2 s under xpat2's complete rules (990 000
+/// positions; 983 000 since cards back come in bursts).
 const SUITLESS_ALONE: Duration = Duration::from_secs(5);
 
 /// [`SUITLESS_ALONE`] for a deal most likely lost (`prover_alone`), whose
