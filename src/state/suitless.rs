@@ -31,9 +31,11 @@
 //!   that card is not fixed (so it lies in some run: which one is
 //!   forgotten, so any run with a top of that rank may give it);
 //! - under xpat2's complete rules (SPEC §10), a *burst*: a foundation's
-//!   top card onto a column whose top is one rank higher, perhaps more
-//!   foundation tops after it, each onto the one before, then another
-//!   column's top card onto the last of them, all in one move.
+//!   top card onto a column whose top is one rank higher; then, as often
+//!   as wanted, another card back, a foundation's top onto the last card
+//!   back or the card beneath that one on its pile onto a column's top;
+//!   then a column's top card not covered by them onto the last card
+//!   back; all in one move.
 //!
 //! A card the real game plays up by itself (every card that can go up
 //! under forced rules; the safe ones in the free and complete searches,
@@ -66,15 +68,16 @@
 //! back come in bursts, and that is enough: some winning play does, if
 //! any does (`moves.rs`, `for_each_return`: a return is put off until a
 //! move needs the card off its pile, a card put onto it or the return of
-//! the card beneath it; so each return is followed by a card onto it, a
-//! card back from some pile or, at the end, a card not coming back,
-//! accessible before the burst began). A burst's moves are moves of the list
-//! above from the images in turn, and no card goes up between them (a
-//! return lowers a foundation, and playing the card straight back up
-//! undoes it: no burst has that), so a burst of the real play is a burst
-//! of the suitless game. The game is smaller for it: a card back with
-//! nothing on it yet is a position the suitless game never holds
-//! (bd.43311 under complete rules: 3.41 M positions instead of 6.39 M,
+//! the card beneath it; so each card back is followed by a card onto it,
+//! a card back from some pile or, ending the burst, a card not coming
+//! back, accessible before the burst began; or by the card beneath it on
+//! its pile coming back, onto it or elsewhere). A burst's moves are
+//! moves of the list above from the images in turn, and no card goes up
+//! between them (a return lowers a foundation, and playing the card
+//! straight back up undoes it: no burst has that), so a burst of the
+//! real play is a burst of the suitless game. The game is smaller for
+//! it: a burst under way (its last card back with nothing on it yet) is
+//! a position the suitless game never holds (bd.43311 under complete rules: 3.41 M positions instead of 6.39 M,
 //! bd.24648 118 M instead of 158 M).
 //!
 //! The tests hold this to the game: along random walks of real deals the
@@ -170,6 +173,17 @@ fn fixed_count(state: &State, column: &[Card], n: usize) -> usize {
         .rev()
         .find(|&k| k == 1 || !build.allows(column[k - 1], column[k - 2]))
         .unwrap_or(0)
+}
+
+/// The last card a burst (the module doc) brought back so far: where it
+/// lies, what it is, and the columns the burst's cards back have covered
+/// (their tops are no longer the tops they were).
+#[derive(Clone, Copy)]
+struct LastBack {
+    column: usize,
+    suit: usize,
+    rank: u8,
+    covered: u16,
 }
 
 /// The suitless game of one real position: its columns' fixed cards,
@@ -385,25 +399,31 @@ impl Game {
         (child, fixed)
     }
 
-    /// Calls `f` with each end of a burst (the module doc) whose cards
-    /// back lie on column `j` in `p`, the last of rank `last`: a column's
-    /// top of rank `last - 1` put onto it (`topped`: the columns by their
-    /// top's rank when the burst began, which its returns do not change
-    /// but for `j`), or a foundation's top of that rank brought back onto
-    /// it, and the burst going on from there.
+    /// Calls `f` with each end of a burst (the module doc) under way in
+    /// `p`, its last card back as `last` says: a column's top card, not
+    /// coming back, put onto that card (`topped`: the columns by their
+    /// top's rank when the burst began, which its cards back change only
+    /// where they cover them); or the burst going on, a foundation's top
+    /// brought onto that card, or the card beneath it on its pile brought
+    /// onto another column's top.
     fn burst_ends(
         &self,
         p: &Position,
-        j: usize,
-        last: u8,
+        last: LastBack,
         fixed_cards: u64,
         topped: &[u16; KING as usize + 2],
         f: &mut impl FnMut(Position, u64),
     ) {
-        if last < 2 {
+        let LastBack {
+            column: j,
+            suit,
+            rank,
+            covered,
+        } = last;
+        if rank < 2 {
             return;
         }
-        let mut tops = topped[last as usize - 1] & !(1 << j);
+        let mut tops = topped[rank as usize - 1] & !covered;
         while tops != 0 {
             let i = tops.trailing_zeros() as usize;
             tops &= tops - 1;
@@ -411,12 +431,34 @@ impl Game {
             f(child, fixed);
         }
         for s in 0..SUITS {
-            if p.up[s] == last - 1 {
+            if p.up[s] == rank - 1 {
                 let mut child = *p;
                 child.up[s] -= 1;
                 child.run[j] += 1;
-                self.burst_ends(&child, j, last - 1, fixed_cards, topped, f);
+                let next = LastBack {
+                    suit: s,
+                    rank: rank - 1,
+                    ..last
+                };
+                self.burst_ends(&child, next, fixed_cards, topped, f);
             }
+        }
+        // Its own pile's next card, elsewhere (onto it is a foundation's
+        // top onto it, above).
+        let mut hosts = topped[rank as usize] & !covered;
+        while hosts != 0 {
+            let i = hosts.trailing_zeros() as usize;
+            hosts &= hosts - 1;
+            let mut child = *p;
+            child.up[suit] -= 1;
+            child.run[i] += 1;
+            let next = LastBack {
+                column: i,
+                suit,
+                rank: rank - 1,
+                covered: covered | 1 << i,
+            };
+            self.burst_ends(&child, next, fixed_cards, topped, f);
         }
     }
 
@@ -483,7 +525,13 @@ impl Game {
                     child.up[s] -= 1;
                     child.run[j] += 1;
                     if self.bursts {
-                        self.burst_ends(&child, j, height, fixed_cards, &topped, &mut settled);
+                        let last = LastBack {
+                            column: j,
+                            suit: s,
+                            rank: height,
+                            covered: 1 << j,
+                        };
+                        self.burst_ends(&child, last, fixed_cards, &topped, &mut settled);
                     } else {
                         settled(child, fixed_cards);
                     }

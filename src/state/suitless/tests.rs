@@ -73,10 +73,13 @@ fn is_up(state: &State, card: Card) -> bool {
 
 /// Calls `end` with each position a burst that brought `last` back
 /// (`state` just after) ends in: a card not coming back put onto
-/// `last`, or the next card of its pile brought onto it and so on.
+/// `last`; or a foundation's top brought onto `last`, or the card
+/// beneath `last` on its pile brought anywhere, and so on.
 fn burst_ends(state: &State, last: Card, how: &str, end: &mut impl FnMut(&State, &str)) {
     every_legal_move(state, |mv| {
-        if mv.dest != crate::state::Dest::Card(last) {
+        let onto_last = mv.dest == crate::state::Dest::Card(last);
+        let beneath = is_up(state, mv.card) && suit(mv.card) == suit(last);
+        if !onto_last && !beneath {
             return;
         }
         let mut child = state.clone();
