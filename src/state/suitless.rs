@@ -77,8 +77,9 @@
 //! straight back up undoes it: no burst has that), so a burst of the
 //! real play is a burst of the suitless game. The game is smaller for
 //! it: a burst under way (its last card back with nothing on it yet) is
-//! a position the suitless game never holds (bd.43311 under complete rules: 3.41 M positions instead of 6.39 M,
-//! bd.24648 118 M instead of 158 M).
+//! a position the suitless game never holds (bd.43311 under complete
+//! rules: 3.41 M positions instead of 6.39 M, bd.24648 118 M instead of
+//! 158 M).
 //!
 //! The tests hold this to the game: along random walks of real deals the
 //! image of every position reached is a suitless position the search
@@ -173,6 +174,23 @@ fn fixed_count(state: &State, column: &[Card], n: usize) -> usize {
         .rev()
         .find(|&k| k == 1 || !build.allows(column[k - 1], column[k - 2]))
         .unwrap_or(0)
+}
+
+/// The columns of a set of them, a bit each, lowest first.
+fn columns_in(mut set: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let i = set.trailing_zeros() as usize;
+        set &= set.wrapping_sub(1);
+        (i < 16).then_some(i)
+    })
+}
+
+/// `p` with suit `s`'s top card back from the foundation onto column `j`.
+fn card_back(p: &Position, s: usize, j: usize) -> Position {
+    let mut child = *p;
+    child.up[s] -= 1;
+    child.run[j] += 1;
+    child
 }
 
 /// The last card a burst (the module doc) brought back so far: where it
@@ -423,18 +441,13 @@ impl Game {
         if rank < 2 {
             return;
         }
-        let mut tops = topped[rank as usize - 1] & !covered;
-        while tops != 0 {
-            let i = tops.trailing_zeros() as usize;
-            tops &= tops - 1;
+        for i in columns_in(topped[rank as usize - 1] & !covered) {
             let (child, fixed) = self.top_onto(p, fixed_cards, i, j);
             f(child, fixed);
         }
         for s in 0..SUITS {
             if p.up[s] == rank - 1 {
-                let mut child = *p;
-                child.up[s] -= 1;
-                child.run[j] += 1;
+                let child = card_back(p, s, j);
                 let next = LastBack {
                     suit: s,
                     rank: rank - 1,
@@ -445,13 +458,8 @@ impl Game {
         }
         // Its own pile's next card, elsewhere (onto it is a foundation's
         // top onto it, above).
-        let mut hosts = topped[rank as usize] & !covered;
-        while hosts != 0 {
-            let i = hosts.trailing_zeros() as usize;
-            hosts &= hosts - 1;
-            let mut child = *p;
-            child.up[suit] -= 1;
-            child.run[i] += 1;
+        for i in columns_in(topped[rank as usize] & !covered) {
+            let child = card_back(p, suit, i);
             let next = LastBack {
                 column: i,
                 suit,
@@ -491,13 +499,7 @@ impl Game {
             }
         }
         let onto = |rank: u8, except: usize| {
-            let mut hosts =
-                topped[rank as usize + 1] & !(1u16.checked_shl(except as u32).unwrap_or(0));
-            std::iter::from_fn(move || {
-                let j = hosts.trailing_zeros() as usize;
-                hosts &= hosts.wrapping_sub(1);
-                (j < 16).then_some(j)
-            })
+            columns_in(topped[rank as usize + 1] & !(1u16.checked_shl(except as u32).unwrap_or(0)))
         };
         let mut settled = |mut child: Position, fixed: u64| {
             self.settle(&mut child, fixed);
@@ -521,9 +523,7 @@ impl Game {
                     continue;
                 }
                 for j in onto(height, usize::MAX) {
-                    let mut child = *p;
-                    child.up[s] -= 1;
-                    child.run[j] += 1;
+                    let child = card_back(p, s, j);
                     if self.bursts {
                         let last = LastBack {
                             column: j,

@@ -38,9 +38,8 @@ fn reached(game: &Game, p: &Position) -> Vec<Position> {
 
 /// Holds every legal move of `state` to the suitless game: the image of
 /// the position it leads to is reached from `state`'s image. A card back
-/// from the foundation is held as the start of a burst (the module doc):
-/// with each card not coming back then put onto it, or onto the cards
-/// beneath it on its pile brought back onto it in turn.
+/// from the foundation is held as the start of a burst (the module doc),
+/// with every way it can go on and end ([`burst_ends`]).
 fn every_move_is_suitless(state: &State) -> usize {
     let (game, image) = Game::of(state).expect("Baker's Dozen");
     assert_eq!(game.settled_image(state), image);
