@@ -193,6 +193,11 @@ fn card_back(p: &Position, s: usize, j: usize) -> Position {
     child
 }
 
+/// The ranks some suit of `p` plays up next, a bit each.
+fn next_ranks(p: &Position) -> u16 {
+    p.up.iter().fold(0, |ranks, &h| ranks | 1 << (h + 1))
+}
+
 /// The last card a burst (the module doc) brought back so far: where it
 /// lies, what it is, and the columns the burst's cards back have covered
 /// (their tops are no longer the tops they were).
@@ -361,47 +366,49 @@ impl Game {
             return;
         }
         loop {
-            let mut any = false;
-            // The ranks some suit plays up next: a column whose top has
-            // none of them has nothing to settle (most, most of the time).
-            let next = p.up.iter().fold(0u16, |ranks, &h| ranks | 1 << (h + 1));
-            for i in 0..self.columns {
-                let Some(fixed_top) = self.fixed_top(p, i) else {
-                    continue;
-                };
-                let top = rank(fixed_top) - p.run[i];
-                if next >> top & 1 == 0 {
-                    continue;
-                }
-                let card = if p.run[i] == 0 {
-                    fixed_top
-                } else {
-                    // The only card of its rank that has moved, if it is.
-                    let mut moved = (0..SUITS as u8)
-                        .map(|s| card_of(top, s))
-                        .filter(|&c| fixed >> c & 1 == 0 && rank(c) > p.up[suit(c) as usize]);
-                    match (moved.next(), moved.next()) {
-                        (Some(card), None) => card,
-                        _ => continue,
-                    }
-                };
-                let s = suit(card) as usize;
-                if rank(card) == p.up[s] + 1 && self.automatic.plays_up(Build::AnySuit, &p.up, card)
-                {
-                    p.up[s] += 1;
-                    if p.run[i] == 0 {
-                        self.take_fixed_top(p, i, &mut fixed);
-                    } else {
-                        p.run[i] -= 1;
-                    }
-                    any = true;
-                    break;
-                }
-            }
-            if !any {
+            let next = next_ranks(p);
+            let Some((i, card)) = (0..self.columns)
+                .find_map(|i| self.goes_up_from(p, fixed, next, i).map(|card| (i, card)))
+            else {
                 return;
+            };
+            p.up[suit(card) as usize] += 1;
+            if p.run[i] == 0 {
+                self.take_fixed_top(p, i, &mut fixed);
+            } else {
+                p.run[i] -= 1;
             }
         }
+    }
+
+    /// The card on top of column `i` that the real game surely played up
+    /// by itself (the module doc), if there is one; `fixed` holds the
+    /// fixed cards of `p`, `next` its [`next_ranks`]. A function of the
+    /// column's top, the fixed cards and the foundation alone.
+    #[inline]
+    fn goes_up_from(&self, p: &Position, fixed: u64, next: u16, i: usize) -> Option<Card> {
+        let fixed_top = self.fixed_top(p, i)?;
+        let top = rank(fixed_top) - p.run[i];
+        // A column whose top has none of them has nothing to settle
+        // (most, most of the time).
+        if next >> top & 1 == 0 {
+            return None;
+        }
+        let card = if p.run[i] == 0 {
+            fixed_top
+        } else {
+            // The only card of its rank that has moved, if it is.
+            let mut moved = (0..SUITS as u8)
+                .map(|s| card_of(top, s))
+                .filter(|&c| fixed >> c & 1 == 0 && rank(c) > p.up[suit(c) as usize]);
+            match (moved.next(), moved.next()) {
+                (Some(card), None) => card,
+                _ => return None,
+            }
+        };
+        let s = suit(card) as usize;
+        (rank(card) == p.up[s] + 1 && self.automatic.plays_up(Build::AnySuit, &p.up, card))
+            .then_some(card)
     }
 
     /// `p` with column `i`'s top card moved onto column `j`, and its
@@ -475,7 +482,8 @@ impl Game {
         (0..self.columns).fold(0, |cards, i| cards | self.held[i][p.fixed[i] as usize])
     }
 
-    /// Calls `f` with each position one move of `p` leads to, settled.
+    /// Calls `f` with each position one move of `p`, a settled position
+    /// (every position a search holds is), leads to, settled.
     fn for_each_child(&self, p: &Position, f: impl FnMut(Position)) {
         self.for_each_child_of(p, self.fixed_cards(p), f);
     }
@@ -501,8 +509,13 @@ impl Game {
         let onto = |rank: u8, except: usize| {
             columns_in(topped[rank as usize + 1] & !(1u16.checked_shl(except as u32).unwrap_or(0)))
         };
-        let mut settled = |mut child: Position, fixed: u64| {
-            self.settle(&mut child, fixed);
+        // Unchanged by a move onto a host.
+        let next = next_ranks(p);
+        // Each child, settled unless `settled` says it is already.
+        let mut emit = |mut child: Position, fixed: u64, settled: bool| {
+            if !settled {
+                self.settle(&mut child, fixed);
+            }
             f(child);
         };
         // Onto hosts.
@@ -513,7 +526,13 @@ impl Game {
             }
             for j in onto(top, i) {
                 let (child, fixed) = self.top_onto(p, fixed_cards, i, j);
-                settled(child, fixed);
+                // Settled already when a run's top card moved and the card
+                // beneath it does not go up: `p` is settled, and no other
+                // column's top changed (on `j` it is the same card, with
+                // the same fixed cards and foundation, so it goes up no
+                // more than it did from `i`).
+                let settled = p.run[i] > 0 && self.goes_up_from(&child, fixed, next, i).is_none();
+                emit(child, fixed, settled);
             }
         }
         if self.returns {
@@ -531,9 +550,11 @@ impl Game {
                             rank: height,
                             covered: 1 << j,
                         };
-                        self.burst_ends(&child, last, fixed_cards, &topped, &mut settled);
+                        self.burst_ends(&child, last, fixed_cards, &topped, &mut |child, fixed| {
+                            emit(child, fixed, false)
+                        });
                     } else {
-                        settled(child, fixed_cards);
+                        emit(child, fixed_cards, false);
                     }
                 }
             }
@@ -548,7 +569,7 @@ impl Game {
                     let (mut child, mut fixed) = (*p, fixed_cards);
                     child.up[suit(fixed_top) as usize] += 1;
                     self.take_fixed_top(&mut child, i, &mut fixed);
-                    settled(child, fixed);
+                    emit(child, fixed, false);
                 }
                 continue;
             }
@@ -557,7 +578,7 @@ impl Game {
                     let mut child = *p;
                     child.run[i] -= 1;
                     child.up[s as usize] += 1;
-                    settled(child, fixed_cards);
+                    emit(child, fixed_cards, false);
                 }
             }
         }

@@ -139,6 +139,39 @@ fn every_position_the_suitless_game_calls_lost_is_lost() {
     );
 }
 
+/// Every child a position leads to is settled, those a run's top card
+/// moved onto a host leads to among them (`for_each_child_of` settles
+/// those only where the card beneath goes up): settled again, each stays
+/// as it is. Searched from real deals under the three rules, a few
+/// thousand positions each.
+#[test]
+fn every_child_is_settled() {
+    use crate::foundation::Foundation;
+    let mut children = 0;
+    for foundation in [Foundation::Forced, Foundation::Free, Foundation::Xpat2] {
+        for seed in 1..=4 {
+            let state = State::new(&test_deal("bd", seed).with_foundation(foundation));
+            let (game, start) = Game::of(&state).expect("Baker's Dozen");
+            let (mut todo, mut seen) = (vec![start], FxHashSet::default());
+            while let Some(p) = todo.pop() {
+                if seen.len() > 5_000 {
+                    break;
+                }
+                game.for_each_child(&p, |child| {
+                    let mut again = child;
+                    game.settle(&mut again, game.fixed_cards(&child));
+                    assert_eq!(again, child, "bd.{seed} {foundation:?}");
+                    children += 1;
+                    if seen.insert(game.pack(&child)) {
+                        todo.push(child);
+                    }
+                });
+            }
+        }
+    }
+    assert!(children > 100_000, "{children}");
+}
+
 /// Cards back in bursts against cards back one at a time (the module
 /// doc), under complete rules: on small games and along walks from them,
 /// bursts call lost no position a plain search of every legal move wins,
