@@ -524,14 +524,19 @@ impl Game {
             if top == KING {
                 continue;
             }
+            // Its children are settled already when a run's top card moves
+            // and the card beneath it does not go up: `p` is settled, and
+            // no other column's top changes (on its host it is the same
+            // card, with the same fixed cards and foundation, so it goes
+            // up no more than it did from `i`). Column `i` is the same
+            // whichever the host: asked once.
+            let settled = p.run[i] > 0 && {
+                let mut lifted = *p;
+                lifted.run[i] -= 1;
+                self.goes_up_from(&lifted, fixed_cards, next, i).is_none()
+            };
             for j in onto(top, i) {
                 let (child, fixed) = self.top_onto(p, fixed_cards, i, j);
-                // Settled already when a run's top card moved and the card
-                // beneath it does not go up: `p` is settled, and no other
-                // column's top changed (on `j` it is the same card, with
-                // the same fixed cards and foundation, so it goes up no
-                // more than it did from `i`).
-                let settled = p.run[i] > 0 && self.goes_up_from(&child, fixed, next, i).is_none();
                 emit(child, fixed, settled);
             }
         }
