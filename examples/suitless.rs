@@ -12,7 +12,8 @@
 //! and the seconds taken. With `--layers`, the search in layers a cell
 //! at a time (`state::suitless_in_layers`, for proofs of large games:
 //! MOST bounds the positions waiting, some 5 bytes each), on N threads
-//! (default 1), a line on stderr per layer.
+//! (default 1), a line on stderr per layer, and one every ten minutes
+//! while a layer is under way (its cells done so far).
 //!
 //! With `--checkpoint FILE` (one deal), the search in layers saves
 //! itself to FILE at the end of a layer every MINUTES (default 10), and
@@ -65,9 +66,14 @@ fn main() -> ExitCode {
                     every: SUITLESS_EVERY,
                     checkpoint,
                 };
+                // A layer of a large game takes an hour (bd.1649's 25th
+                // under complete rules): a log shows it under way every
+                // ten minutes, so that a watcher can tell how far it is.
+                let mut last_told = Instant::now();
                 let mut progress = |layer: &SuitlessLayer| {
-                    if layer.done {
+                    if layer.done || last_told.elapsed() >= UNDER_WAY_EVERY {
                         report(id, layer);
+                        last_told = Instant::now();
                     }
                 };
                 match checkpoint.filter(|c| c.path.exists()) {
@@ -116,10 +122,14 @@ fn main() -> ExitCode {
 }
 
 /// A layer's line on stderr, and its checkpoint's.
+/// How often a layer under way is told of.
+const UNDER_WAY_EVERY: Duration = Duration::from_secs(600);
+
 fn report(id: GameId, layer: &SuitlessLayer) {
     eprintln!(
-        "{id} layer {}: {} positions in {} cells, {} in all, {} waiting ({:.1} MB), {:.1} s",
+        "{id} layer {}{}: {} positions in {} cells, {} in all, {} waiting ({:.1} MB), {:.1} s",
         layer.number,
+        if layer.done { "" } else { " under way" },
         layer.positions,
         layer.cells,
         layer.total,
