@@ -391,7 +391,12 @@ impl Game {
     /// by itself (the module doc), if there is one; `fixed` holds the
     /// fixed cards of `p`, `next` its [`next_ranks`]. A function of the
     /// column's top, the fixed cards and the foundation alone.
-    #[inline]
+    ///
+    /// Always inlined: [`Game::settle`] asks it of every column, and most
+    /// columns are turned away by its first test (their top is no suit's
+    /// next card); a call for each cost a tenth of the search's time
+    /// (bd.24648, forced rules: 19.9 → 17.3 s of CPU inlined).
+    #[inline(always)]
     fn goes_up_from(&self, p: &Position, fixed: u64, next: u16, i: usize) -> Option<Card> {
         let fixed_top = self.fixed_top(p, i)?;
         let top = rank(fixed_top) - p.run[i];
