@@ -121,10 +121,10 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// A layer's line on stderr, and its checkpoint's.
 /// How often a layer under way is told of.
 const UNDER_WAY_EVERY: Duration = Duration::from_secs(600);
 
+/// A layer's line on stderr, and its checkpoint's.
 fn report(id: GameId, layer: &SuitlessLayer) {
     eprintln!(
         "{id} layer {}{}: {} positions in {} cells, {} in all, {} waiting ({:.1} MB), {:.1} s",
