@@ -4,8 +4,8 @@
 //! and a way to ask it of deals with more room than a search gives it).
 //!
 //! Usage: `cargo run --release --example suitless -- [forced|free|xpat2]
-//! [--layers [--jobs N] [--checkpoint FILE [--every MINUTES]]] [MOST]
-//! bd.SEED...`, e.g. `forced 20000000 bd.78829 bd.1`. Prints one line
+//! [--follow SUIT | --layers [--jobs N] [--checkpoint FILE [--every
+//! MINUTES]]] [MOST] bd.SEED...`, e.g. `forced 20000000 bd.78829 bd.1`. Prints one line
 //! per deal: `lost` (the suitless game never wins, so the deal is lost
 //! under those rules), `won` (it wins, which proves nothing), `open` (it
 //! reached MOST positions, default 20 000 000), the positions reached
@@ -14,6 +14,10 @@
 //! MOST bounds the positions waiting, some 5 bytes each), on N threads
 //! (default 1), a line on stderr per layer, and one every ten minutes
 //! while a layer is under way (its cells done so far).
+//!
+//! With `--follow SUIT` (0 to 3, the order of xpat2's foundations), the
+//! game with that suit's cards followed (`state::one_suit_followed`,
+//! forced and free rules), best-first.
 //!
 //! With `--checkpoint FILE` (one deal), the search in layers saves
 //! itself to FILE at the end of a layer every MINUTES (default 10), and
@@ -32,7 +36,7 @@ use xpat_solver::foundation::Foundation;
 use xpat_solver::rules::GameId;
 use xpat_solver::state::{
     SUITLESS_EVERY, State, Suitless, SuitlessCheckpoint, SuitlessLayer, SuitlessLimits,
-    SuitlessResumed, suitless, suitless_in_layers, suitless_resumed_in_layers,
+    SuitlessResumed, one_suit_followed, suitless, suitless_in_layers, suitless_resumed_in_layers,
 };
 
 fn main() -> ExitCode {
@@ -48,7 +52,10 @@ fn main() -> ExitCode {
         let state = State::new(&Deal::new(id).with_foundation(asked.foundation));
         let start = Instant::now();
         let found = match asked.layers {
-            None => suitless(&state, asked.most, || false),
+            None => match asked.follow {
+                Some(followed) => one_suit_followed(&state, followed, asked.most, || false),
+                None => suitless(&state, asked.most, || false),
+            },
             Some(threads) => {
                 let checkpoint =
                     asked
@@ -156,6 +163,8 @@ struct Asked {
     foundation: Foundation,
     /// Threads for `--layers`; none without it.
     layers: Option<usize>,
+    /// The suit `--follow` names.
+    follow: Option<u8>,
     /// The checkpoint's file and the time between saves.
     checkpoint: Option<(PathBuf, Duration)>,
     most: usize,
@@ -164,7 +173,7 @@ struct Asked {
 
 /// The rules, the search, the limit and the deals of the command line.
 fn parse(args: &[String]) -> Result<Asked, String> {
-    let usage = "usage: suitless [forced|free|xpat2] [--layers [--jobs N] [--checkpoint FILE [--every MINUTES]]] [MOST] bd.SEED...";
+    let usage = "usage: suitless [forced|free|xpat2] [--follow SUIT | --layers [--jobs N] [--checkpoint FILE [--every MINUTES]]] [MOST] bd.SEED...";
     let mut rest = args;
     let mut foundation = Foundation::Forced;
     if let Some(first) = rest.first() {
@@ -181,6 +190,15 @@ fn parse(args: &[String]) -> Result<Asked, String> {
     }
     let mut layers = None;
     let mut checkpoint = None;
+    let mut follow = None;
+    if rest.first().is_some_and(|a| a == "--follow") {
+        let suit = rest.get(1).and_then(|a| a.parse::<u8>().ok());
+        follow = Some(
+            suit.filter(|&s| s < 4)
+                .ok_or(format!("--follow needs a suit, 0 to 3; {usage}"))?,
+        );
+        rest = &rest[2..];
+    }
     if rest.first().is_some_and(|a| a == "--layers") {
         layers = Some(1);
         rest = &rest[1..];
@@ -231,6 +249,7 @@ fn parse(args: &[String]) -> Result<Asked, String> {
     Ok(Asked {
         foundation,
         layers,
+        follow,
         checkpoint,
         most,
         deals,

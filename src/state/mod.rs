@@ -52,7 +52,7 @@ pub use pairs::{Pairs, Triples};
 pub use suitless::{
     Checkpoint as SuitlessCheckpoint, LAYER_EVERY as SUITLESS_EVERY, Layer as SuitlessLayer,
     LayerLimits as SuitlessLimits, Memo as SuitlessMemo, Resumed as SuitlessResumed,
-    Saved as SuitlessSaved, Suitless, in_layers as suitless_in_layers,
+    Saved as SuitlessSaved, Suitless, in_layers as suitless_in_layers, one_suit_followed,
     resumed_in_layers as suitless_resumed_in_layers, suitless,
 };
 pub use written::{as_replayed, free_form, searched_from, written_out, written_out_from};

@@ -668,17 +668,49 @@ impl Memo {
     }
 }
 
-/// The search of [`suitless`] from `start`, going no further at the
-/// positions of `lost`; with the positions it reached.
-fn search(
-    game: &Game,
-    start: &Position,
+/// A game [`search`] searches best-first: its positions, the keys its
+/// sets hold them by, and its moves. The suitless game is one; the game
+/// with one suit followed (`one_suit.rs`) another.
+trait BestFirst {
+    type Position: Copy;
+    type Key: Copy + Eq + std::hash::Hash;
+    fn key(&self, p: &Self::Position) -> Self::Key;
+    fn position(&self, key: Self::Key) -> Self::Position;
+    /// Cards up per suit.
+    fn up(p: &Self::Position) -> [u8; SUITS];
+    /// Calls `f` with each position one move of `p` leads to, settled.
+    fn for_each_child(&self, p: &Self::Position, f: impl FnMut(Self::Position));
+}
+
+impl BestFirst for Game {
+    type Position = Position;
+    type Key = Packed;
+    fn key(&self, p: &Position) -> Packed {
+        self.pack(p)
+    }
+    fn position(&self, key: Packed) -> Position {
+        self.unpack(key)
+    }
+    fn up(p: &Position) -> [u8; SUITS] {
+        p.up
+    }
+    fn for_each_child(&self, p: &Position, f: impl FnMut(Position)) {
+        Game::for_each_child(self, p, f)
+    }
+}
+
+/// The search of [`suitless`] (or of another [`BestFirst`] game) from
+/// `start`, going no further at the positions of `lost`; with the
+/// positions it reached.
+fn search<G: BestFirst>(
+    game: &G,
+    start: &G::Position,
     most: usize,
     stopped: &dyn Fn() -> bool,
-    lost: &FxHashSet<Packed>,
-) -> (Suitless, FxHashSet<Packed>) {
-    let mut seen: FxHashSet<Packed> = FxHashSet::default();
-    let open = |seen: FxHashSet<Packed>| {
+    lost: &FxHashSet<G::Key>,
+) -> (Suitless, FxHashSet<G::Key>) {
+    let mut seen: FxHashSet<G::Key> = FxHashSet::default();
+    let open = |seen: FxHashSet<G::Key>| {
         (
             Suitless::Open {
                 positions: seen.len(),
@@ -686,15 +718,15 @@ fn search(
             seen,
         )
     };
-    let packed = game.pack(start);
-    if lost.contains(&packed) {
+    let key = game.key(start);
+    if lost.contains(&key) {
         return (Suitless::Lost { positions: 0 }, seen);
     }
     // Positions to expand, by cards up; the last found first among equals.
-    let mut by_score: Vec<Vec<Packed>> = vec![Vec::new(); CARDS + 1];
-    let score = |p: &Position| p.up.iter().sum::<u8>() as usize;
-    seen.insert(packed);
-    by_score[score(start)].push(packed);
+    let mut by_score: Vec<Vec<G::Key>> = vec![Vec::new(); CARDS + 1];
+    let score = |p: &G::Position| G::up(p).iter().sum::<u8>() as usize;
+    seen.insert(key);
+    by_score[score(start)].push(key);
     let mut best = score(start);
     let mut expanded = 0usize;
     // Set when memory for more positions could not be had: the search
@@ -705,11 +737,11 @@ fn search(
         while best > 0 && by_score[best].is_empty() {
             best -= 1;
         }
-        let Some(packed) = by_score[best].pop() else {
+        let Some(key) = by_score[best].pop() else {
             break;
         };
-        let p = game.unpack(packed);
-        if p.won() {
+        let p = game.position(key);
+        if G::up(&p).iter().all(|&h| h == KING) {
             let positions = seen.len();
             return (Suitless::Won { positions }, seen);
         }
@@ -722,8 +754,8 @@ fn search(
             return open(seen);
         }
         game.for_each_child(&p, |child| {
-            let packed = game.pack(&child);
-            if refused || lost.contains(&packed) || !seen.insert(packed) {
+            let key = game.key(&child);
+            if refused || lost.contains(&key) || !seen.insert(key) {
                 return;
             }
             let up = score(&child);
@@ -734,7 +766,7 @@ fn search(
                 refused = true;
                 return;
             }
-            bucket.push(packed);
+            bucket.push(key);
             best = best.max(up);
         });
     }
@@ -758,11 +790,13 @@ const CELL_BITS: u32 = 56;
 
 mod checkpoint;
 mod layers;
+mod one_suit;
 mod pile;
 pub use checkpoint::{Checkpoint, Resumed, Saved};
 pub use layers::{
     EVERY as LAYER_EVERY, Layer, Limits as LayerLimits, in_layers, resumed_in_layers,
 };
+pub use one_suit::one_suit_followed;
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,127 @@
+//! The game with one suit followed held to its claim: every real move is
+//! a move of it from the real position's image, no position it calls
+//! lost can be won (plain searches of small games), and it calls lost
+//! every position the suitless game calls lost.
+
+use super::super::super::testing::{every_legal_move, judged_small_games, walk, walk_from};
+use super::*;
+use crate::deal::test_deal;
+use crate::foundation::Foundation;
+use crate::state::suitless::suitless;
+
+/// The positions `f` leads to by one move, then by foundation moves only
+/// (under forced rules a real move is followed by every card that can go
+/// up, run tops among them).
+fn reached(one: &OneSuit, f: &Followed) -> Vec<Followed> {
+    let mut all = Vec::new();
+    one.for_each_child(f, |child| all.push(child));
+    let mut at = 0;
+    while at < all.len() {
+        let here = all[at];
+        at += 1;
+        let score: u8 = here.p.up.iter().sum();
+        one.for_each_child(&here, |child| {
+            if child.p.up.iter().sum::<u8>() > score && !all.contains(&child) {
+                all.push(child);
+            }
+        });
+    }
+    all
+}
+
+/// Holds every legal move of `state` to the game following suit
+/// `followed`: the image of where it leads is reached from the image of
+/// `state`.
+fn every_move_is_followed(state: &State, followed: u8) -> usize {
+    let (game, _) = Game::of(state).expect("Baker's Dozen");
+    let one = OneSuit { game, followed };
+    let reached = reached(&one, &one.settled_image(state));
+    for f in &reached {
+        assert_eq!(BestFirst::position(&one, one.key(f)), *f, "unpacked");
+    }
+    let mut moves = 0;
+    every_legal_move(state, |mv| {
+        let mut child = state.clone();
+        child.apply(mv);
+        assert!(
+            reached.contains(&one.image(&child)),
+            "{mv:?} is no move of the game following suit {followed}:\n{state}"
+        );
+        moves += 1;
+    });
+    moves
+}
+
+#[test]
+fn every_move_of_bakers_dozen_is_a_move_of_the_game_following_one_suit() {
+    let mut rng = 0x0E5_0171_0000_0001_u64;
+    let mut moves = 0;
+    for seed in 1..=12 {
+        let followed = (seed % 4) as u8;
+        walk("bd", seed, 80, &mut rng, |state| {
+            moves += every_move_is_followed(state, followed)
+        });
+        let free = test_deal("bd", seed).with_foundation(Foundation::Free);
+        walk_from(State::new(&free), 80, &mut rng, |state| {
+            moves += every_move_is_followed(state, followed)
+        });
+    }
+    assert!(moves > 5_000, "{moves}");
+}
+
+/// Small games and positions along walks from them, under forced and
+/// free rules, each suit followed in turn: no position a plain search
+/// wins is called lost, and every position the suitless game calls lost
+/// is called lost.
+#[test]
+fn every_position_the_game_following_one_suit_calls_lost_is_lost() {
+    let mut rng = 0x0E5_0171_0000_0002_u64;
+    let (mut judged, mut won, mut more) = (0, 0, 0);
+    let sizes = [(8, 5), (8, 6), (7, 6), (7, 7), (6, 8)];
+    judged_small_games(&mut rng, &sizes, 8, 6, |state, plain| {
+        if state.returns() {
+            return;
+        }
+        let without = suitless(state, 50_000, || false).is_lost();
+        for followed in 0..SUITS as u8 {
+            let lost = one_suit_followed(state, followed, 200_000, || false).is_lost();
+            assert!(
+                !without || lost,
+                "lost suitless, not with suit {followed} followed:\n{state}"
+            );
+            match plain {
+                Some(true) => {
+                    assert!(
+                        !lost,
+                        "won, yet lost with suit {followed} followed:\n{state}"
+                    );
+                    won += 1;
+                }
+                Some(false) if lost => {
+                    judged += 1;
+                    more += usize::from(!without);
+                }
+                _ => {}
+            }
+        }
+    });
+    assert!(
+        won >= 100 && judged >= 200,
+        "{won} won, {judged} lost with one suit followed ({more} not suitless)"
+    );
+}
+
+/// Real deals: what the suitless game proves lost, this game proves
+/// lost too; bd.1 (won) it leaves; complete rules it does not describe.
+#[test]
+fn the_game_following_one_suit_on_real_deals() {
+    let state = State::new(&test_deal("bd", 1865));
+    assert!(one_suit_followed(&state, 2, 20_000_000, || false).is_lost());
+    let won = State::new(&test_deal("bd", 1));
+    assert!(!one_suit_followed(&won, 0, 20_000_000, || false).is_lost());
+    let complete = State::new(&test_deal("bd", 1865).with_foundation(Foundation::Xpat2));
+    assert_eq!(
+        one_suit_followed(&complete, 0, 20_000_000, || false),
+        Suitless::Open { positions: 0 }
+    );
+}
