@@ -4,7 +4,7 @@
 //! and a way to ask it of deals with more room than a search gives it).
 //!
 //! Usage: `cargo run --release --example suitless -- [forced|free|xpat2]
-//! [--follow SUIT | --layers [--jobs N] [--checkpoint FILE [--every
+//! [--follow CARDS | --layers [--jobs N] [--checkpoint FILE [--every
 //! MINUTES]]] [MOST] bd.SEED...`, e.g. `forced 20000000 bd.78829 bd.1`. Prints one line
 //! per deal: `lost` (the suitless game never wins, so the deal is lost
 //! under those rules), `won` (it wins, which proves nothing), `open` (it
@@ -15,9 +15,11 @@
 //! (default 1), a line on stderr per layer, and one every ten minutes
 //! while a layer is under way (its cells done so far).
 //!
-//! With `--follow SUIT` (0 to 3, the order of xpat2's foundations), the
-//! game with that suit's cards followed (`state::one_suit_followed`,
-//! forced and free rules), best-first.
+//! With `--follow CARDS`, the game with those cards followed
+//! (`state::suitless_followed`, forced and free rules), best-first:
+//! CARDS is `+`-joined suits (`0` to `3`: clubs, spades, hearts,
+//! diamonds) and ranks (`r1` to `r13`: the four cards of that rank), at
+//! most 16 cards, e.g. `2` or `r12+r11`.
 //!
 //! With `--checkpoint FILE` (one deal), the search in layers saves
 //! itself to FILE at the end of a layer every MINUTES (default 10), and
@@ -31,12 +33,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use xpat_solver::cards::{KING, RANK_CARDS, SUIT_CARDS, SUITS, card_of};
 use xpat_solver::deal::Deal;
 use xpat_solver::foundation::Foundation;
 use xpat_solver::rules::GameId;
 use xpat_solver::state::{
-    SUITLESS_EVERY, State, Suitless, SuitlessCheckpoint, SuitlessLayer, SuitlessLimits,
-    SuitlessResumed, one_suit_followed, suitless, suitless_in_layers, suitless_resumed_in_layers,
+    SUITLESS_EVERY, SUITLESS_MOST_FOLLOWED, State, Suitless, SuitlessCheckpoint, SuitlessLayer,
+    SuitlessLimits, SuitlessResumed, suitless, suitless_followed, suitless_in_layers,
+    suitless_resumed_in_layers,
 };
 
 fn main() -> ExitCode {
@@ -53,7 +57,7 @@ fn main() -> ExitCode {
         let start = Instant::now();
         let found = match asked.layers {
             None => match asked.follow {
-                Some(followed) => one_suit_followed(&state, followed, asked.most, || false),
+                Some(cards) => suitless_followed(&state, cards, asked.most, || false),
                 None => suitless(&state, asked.most, || false),
             },
             Some(threads) => {
@@ -158,13 +162,34 @@ fn report(id: GameId, layer: &SuitlessLayer) {
     }
 }
 
+/// The cards of `--follow`'s argument, a bit each (the module doc).
+fn followed_cards(arg: &str) -> Option<u64> {
+    let mut cards = 0u64;
+    for item in arg.split('+') {
+        cards |= match item.strip_prefix('r') {
+            Some(rank) => {
+                let rank = rank.parse::<u8>().ok().filter(|r| (1..=KING).contains(r))?;
+                RANK_CARDS << card_of(rank, 0)
+            }
+            None => {
+                let suit = item
+                    .parse::<u8>()
+                    .ok()
+                    .filter(|&s| usize::from(s) < SUITS)?;
+                SUIT_CARDS << suit
+            }
+        };
+    }
+    (cards.count_ones() as usize <= SUITLESS_MOST_FOLLOWED).then_some(cards)
+}
+
 /// What the command line asks.
 struct Asked {
     foundation: Foundation,
     /// Threads for `--layers`; none without it.
     layers: Option<usize>,
-    /// The suit `--follow` names.
-    follow: Option<u8>,
+    /// The cards `--follow` names, a bit each.
+    follow: Option<u64>,
     /// The checkpoint's file and the time between saves.
     checkpoint: Option<(PathBuf, Duration)>,
     most: usize,
@@ -173,7 +198,7 @@ struct Asked {
 
 /// The rules, the search, the limit and the deals of the command line.
 fn parse(args: &[String]) -> Result<Asked, String> {
-    let usage = "usage: suitless [forced|free|xpat2] [--follow SUIT | --layers [--jobs N] [--checkpoint FILE [--every MINUTES]]] [MOST] bd.SEED...";
+    let usage = "usage: suitless [forced|free|xpat2] [--follow CARDS | --layers [--jobs N] [--checkpoint FILE [--every MINUTES]]] [MOST] bd.SEED...";
     let mut rest = args;
     let mut foundation = Foundation::Forced;
     if let Some(first) = rest.first() {
@@ -192,11 +217,10 @@ fn parse(args: &[String]) -> Result<Asked, String> {
     let mut checkpoint = None;
     let mut follow = None;
     if rest.first().is_some_and(|a| a == "--follow") {
-        let suit = rest.get(1).and_then(|a| a.parse::<u8>().ok());
-        follow = Some(
-            suit.filter(|&s| s < 4)
-                .ok_or(format!("--follow needs a suit, 0 to 3; {usage}"))?,
-        );
+        let cards = rest.get(1).and_then(|a| followed_cards(a));
+        follow = Some(cards.ok_or(format!(
+            "--follow needs suits 0 to 3 and ranks r1 to r13 joined by +, at most {SUITLESS_MOST_FOLLOWED} cards; {usage}"
+        ))?);
         rest = &rest[2..];
     }
     if rest.first().is_some_and(|a| a == "--layers") {

@@ -670,7 +670,7 @@ impl Memo {
 
 /// A game [`search`] searches best-first: its positions, the keys its
 /// sets hold them by, and its moves. The suitless game is one; the game
-/// with one suit followed (`one_suit.rs`) another.
+/// with some cards followed (`followed.rs`) another.
 trait BestFirst {
     type Position: Copy;
     type Key: Copy + Eq + std::hash::Hash;
@@ -789,14 +789,14 @@ fn search<G: BestFirst>(
 const CELL_BITS: u32 = 56;
 
 mod checkpoint;
+mod followed;
 mod layers;
-mod one_suit;
 mod pile;
 pub use checkpoint::{Checkpoint, Resumed, Saved};
+pub use followed::{MOST_FOLLOWED, suitless_followed};
 pub use layers::{
     EVERY as LAYER_EVERY, Layer, Limits as LayerLimits, in_layers, resumed_in_layers,
 };
-pub use one_suit::one_suit_followed;
 
 #[cfg(test)]
 mod tests;

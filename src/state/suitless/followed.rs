@@ -1,29 +1,31 @@
-//! The suitless game with one suit followed: a relaxation of Baker's
+//! The suitless game with some cards followed: relaxations of Baker's
 //! Dozen between the suitless game and the real one.
 //!
 //! Why: where the suitless game wins and the real game is too large to
 //! search (bd.63886 under every rule, 20407 62328 85737 with forced
 //! moves, BakersDozen.191326999 under free rules), a proof needs a game
 //! that forgets less. This one keeps, besides the suitless position,
-//! where each card of one suit (the *followed* suit) lies: up, fixed
-//! (its place is the deal's), or in the run of a known column. A run's
-//! ranks follow from its length, so a column per rank places each
-//! followed card exactly; the other suits' moved cards stay forgotten.
+//! where each of a chosen set of cards (the *followed* cards: a suit, a
+//! rank, any set of at most [`MOST_FOLLOWED`]) lies: up, fixed (its
+//! place is the deal's), or in the run of a known column. A run's ranks
+//! follow from its length, so a column places a followed card exactly;
+//! the other moved cards stay forgotten.
 //!
 //! # Its moves
 //!
 //! Those of the suitless game (the parent module's doc), with the
 //! followed cards kept in place:
-//! - a run's top card of rank `r` moved onto a host carries the followed
-//!   card of rank `r` along if that card is the top (it lies in that
-//!   column's run: the run's rank-`r` card is its top); a fixed top card
-//!   moved is known, and the fixed cards below it that join the run are
-//!   known too;
-//! - a run's top card of rank `r` goes up for the followed suit only if
-//!   it is the followed card, and for another suit only if it is not;
+//! - a run's top card of rank `r` moved onto a host carries along the
+//!   followed card of rank `r` that lies in that column, if one does
+//!   (the run's rank-`r` card is its top); a fixed top card moved is
+//!   known, and so are the fixed cards below it that join the run;
+//! - a run's top card goes up as a followed card only if that card lies
+//!   in that column, and as a card not followed only if no followed card
+//!   of its rank does;
 //! - a run's top card goes up by itself (the settling) where its identity
-//!   is sure: the followed card, or, when the top is not the followed
-//!   card, the only card of its rank of the other suits to have moved.
+//!   is sure: the followed card of its rank lying in that column, or,
+//!   when none does, the only card not followed of its rank to have
+//!   moved.
 //!
 //! # Why a lost game proves the real position lost
 //!
@@ -32,14 +34,15 @@
 //! or up is a move above from the image, to the image of where it
 //! leads: the suitless part as the suitless game argues, and the
 //! followed cards where the real ones are (a followed card moves exactly
-//! when it is the card moved; a card of another suit that goes up is not
-//! the followed card, so the top is not it). The cards the real game
-//! plays up by itself include those this game plays up at once (bare,
-//! their suit's next, the same rule), and the others are moves of it.
-//! So every real play is a play of this game from the image, and a real
-//! win is a win of it: searched whole and never won, the real position
-//! is lost. Every move here maps to a suitless move too (forget the
-//! followed cards), so this game is lost wherever the suitless game is.
+//! when it is the card moved; a card not followed that moves is not one
+//! of them, so no followed card of its rank lies at its column's top).
+//! The cards the real game plays up by itself include those this game
+//! plays up at once (bare, their suit's next, the same rule), and the
+//! others are moves of it. So every real play is a play of this game
+//! from the image, and a real win is a win of it: searched whole and
+//! never won, the real position is lost. Every move here maps to a
+//! suitless move too (forget the followed cards), so this game is lost
+//! wherever the suitless game is.
 //!
 //! Cards back from the foundation (complete rules) are not followed
 //! here: such a game is left [`Suitless::Open`].
@@ -47,35 +50,62 @@
 use rustc_hash::FxHashSet;
 
 use super::{BestFirst, COLUMNS, Game, Packed, Position, Suitless, next_ranks, search};
-use crate::cards::{Card, KING, SUITS, card_of, rank, suit};
+use crate::cards::{CARDS, Card, KING, SUITS, card_of, rank, suit};
 use crate::rules::Build;
 use crate::state::{FLOOR, State};
+
+/// The most cards followed: a column each, 4 bits, in a 64-bit key.
+pub const MOST_FOLLOWED: usize = 16;
 
 /// Where a followed card that lies in no run is: fixed or up.
 const NOWHERE: u8 = 15;
 
-/// A position of the game: the suitless position, and per rank the
-/// column whose run holds the followed card of that rank ([`NOWHERE`]
-/// when it is fixed or up).
+/// Not followed, in [`Following::index`].
+const UNFOLLOWED: u8 = u8::MAX;
+
+/// A position of the game: the suitless position, and per followed card
+/// the column whose run holds it ([`NOWHERE`] when it is fixed or up).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct Followed {
     p: Position,
-    at: [u8; KING as usize + 1],
+    at: [u8; MOST_FOLLOWED],
 }
 
-/// The suitless game of a deal with one suit followed.
-struct OneSuit {
+/// The suitless game of a deal with some cards followed.
+struct Following {
     game: Game,
-    followed: u8,
+    /// The followed cards, a bit each.
+    cards: u64,
+    /// Each card's place in [`Followed::at`], or [`UNFOLLOWED`].
+    index: [u8; CARDS],
+    /// How many are followed.
+    count: usize,
 }
 
 /// A position's key: its suitless position packed, and its followed
-/// cards' columns, 4 bits a rank.
+/// cards' columns, 4 bits each.
 type Key = (Packed, u64);
 
-impl OneSuit {
+impl Following {
+    fn new(game: Game, cards: u64) -> Following {
+        let mut index = [UNFOLLOWED; CARDS];
+        let mut count = 0;
+        for (card, place) in index.iter_mut().enumerate() {
+            if cards >> card & 1 == 1 {
+                *place = count as u8;
+                count += 1;
+            }
+        }
+        Following {
+            game,
+            cards,
+            index,
+            count,
+        }
+    }
+
     fn key(&self, f: &Followed) -> Key {
-        let at = f.at[1..]
+        let at = f.at[..self.count]
             .iter()
             .fold(0u64, |key, &c| key << 4 | u64::from(c));
         (self.game.pack(&f.p), at)
@@ -94,10 +124,10 @@ impl OneSuit {
     fn image(&self, state: &State) -> Followed {
         let p = self.game.image(state);
         let fixed = self.game.fixed_cards(&p);
-        let mut at = [NOWHERE; KING as usize + 1];
-        for r in 1..=KING {
-            let card = card_of(r, self.followed);
-            if fixed >> card & 1 == 1 || r <= p.up[self.followed as usize] {
+        let mut at = [NOWHERE; MOST_FOLLOWED];
+        for card in 0..CARDS as Card {
+            let place = self.index[card as usize];
+            if place == UNFOLLOWED || fixed >> card & 1 == 1 || is_up(&p, card) {
                 continue;
             }
             let mut bottom = card;
@@ -105,9 +135,18 @@ impl OneSuit {
                 bottom = state.below(bottom);
             }
             let column = self.game.bottoms.iter().position(|&b| b == bottom);
-            at[r as usize] = column.expect("a card in a run lies in a column") as u8;
+            at[place as usize] = column.expect("a card in a run lies in a column") as u8;
         }
         Followed { p, at }
+    }
+
+    /// The followed card of rank `r` lying in column `i`'s run, if one
+    /// does.
+    fn followed_in(&self, f: &Followed, r: u8, i: usize) -> Option<Card> {
+        (0..SUITS as u8).map(|s| card_of(r, s)).find(|&card| {
+            let place = self.index[card as usize];
+            place != UNFOLLOWED && usize::from(f.at[place as usize]) == i
+        })
     }
 
     /// Column `i`'s fixed top card leaves it: as [`Game::take_fixed_top`],
@@ -116,16 +155,22 @@ impl OneSuit {
         let n = f.p.fixed[i] as usize - 1;
         let left = self.game.lower[i][n] as usize;
         for &card in &self.game.fixed[i][left..n] {
-            if suit(card) == self.followed {
-                f.at[rank(card) as usize] = i as u8;
-            }
+            self.place(f, card, i as u8);
         }
         self.game.take_fixed_top(&mut f.p, i, fixed);
     }
 
+    /// `card`, if followed, is now at `column` ([`NOWHERE`]: up).
+    fn place(&self, f: &mut Followed, card: Card, column: u8) {
+        let place = self.index[card as usize];
+        if place != UNFOLLOWED {
+            f.at[place as usize] = column;
+        }
+    }
+
     /// The card on top of column `i` the real game surely played up by
     /// itself, if there is one: [`Game::goes_up_from`], with the
-    /// followed card known.
+    /// followed cards known.
     fn goes_up_from(&self, f: &Followed, fixed: u64, next: u16, i: usize) -> Option<Card> {
         let fixed_top = self.game.fixed_top(&f.p, i)?;
         let top = rank(fixed_top) - f.p.run[i];
@@ -134,15 +179,14 @@ impl OneSuit {
         }
         let card = if f.p.run[i] == 0 {
             fixed_top
-        } else if usize::from(f.at[top as usize]) == i {
-            card_of(top, self.followed)
+        } else if let Some(card) = self.followed_in(f, top, i) {
+            card
         } else {
-            // Not the followed card: the only other card of its rank
-            // to have moved, if it is.
+            // Not a followed card: the only other card of its rank to
+            // have moved, if it is.
             let mut moved = (0..SUITS as u8)
-                .filter(|&s| s != self.followed)
                 .map(|s| card_of(top, s))
-                .filter(|&c| fixed >> c & 1 == 0 && rank(c) > f.p.up[suit(c) as usize]);
+                .filter(|&c| self.cards >> c & 1 == 0 && fixed >> c & 1 == 0 && !is_up(&f.p, c));
             match (moved.next(), moved.next()) {
                 (Some(card), None) => card,
                 _ => return None,
@@ -178,9 +222,7 @@ impl OneSuit {
         } else {
             f.p.run[i] -= 1;
         }
-        if suit(card) == self.followed {
-            f.at[rank(card) as usize] = NOWHERE;
-        }
+        self.place(f, card, NOWHERE);
     }
 
     /// Calls `emit` with each position one move of `f` leads to, settled.
@@ -208,62 +250,66 @@ impl OneSuit {
             let (Some(r), Some(fixed_top)) = (*top, game.fixed_top(&f.p, i)) else {
                 continue;
             };
+            // The top card, where it is sure: a fixed top, or a
+            // followed card.
+            let known = if f.p.run[i] == 0 {
+                Some(fixed_top)
+            } else {
+                self.followed_in(f, r, i)
+            };
             // Onto hosts.
             if r < KING {
                 for j in super::columns_in(topped[r as usize + 1] & !(1 << i)) {
                     let (mut child, mut fixed) = (*f, fixed_cards);
                     if f.p.run[i] > 0 {
                         child.p.run[i] -= 1;
-                        if usize::from(f.at[r as usize]) == i {
-                            child.at[r as usize] = j as u8;
-                        }
                     } else {
                         self.take_fixed_top(&mut child, i, &mut fixed);
-                        if suit(fixed_top) == self.followed {
-                            child.at[r as usize] = j as u8;
-                        }
+                    }
+                    if let Some(card) = known {
+                        self.place(&mut child, card, j as u8);
                     }
                     child.p.run[j] += 1;
                     settled(child, fixed);
                 }
             }
-            // Up.
-            if f.p.run[i] == 0 {
-                if rank(fixed_top) == f.p.up[suit(fixed_top) as usize] + 1 {
-                    let (mut child, mut fixed) = (*f, fixed_cards);
-                    self.up(&mut child, i, fixed_top, &mut fixed);
-                    settled(child, fixed);
-                }
-                continue;
-            }
-            let followed_on_top = usize::from(f.at[r as usize]) == i;
-            for s in 0..SUITS as u8 {
-                let card = card_of(r, s);
-                if f.p.up[s as usize] + 1 == r
-                    && fixed_cards >> card & 1 == 0
-                    && (s == self.followed) == followed_on_top
-                {
-                    let (mut child, mut fixed) = (*f, fixed_cards);
-                    self.up(&mut child, i, card, &mut fixed);
-                    settled(child, fixed);
-                }
+            // Up: the known top card if any, else any card not followed
+            // of its rank, its suit's next, moved.
+            let goes_up = |card: Card| rank(card) == f.p.up[suit(card) as usize] + 1;
+            let ups = match known {
+                Some(card) => u64::from(goes_up(card)) << card,
+                None => (0..SUITS as u8)
+                    .map(|s| card_of(r, s))
+                    .filter(|&c| self.cards >> c & 1 == 0 && fixed_cards >> c & 1 == 0)
+                    .filter(|&c| goes_up(c))
+                    .fold(0, |ups, c| ups | 1 << c),
+            };
+            for card in (0..CARDS as Card).filter(|&c| ups >> c & 1 == 1) {
+                let (mut child, mut fixed) = (*f, fixed_cards);
+                self.up(&mut child, i, card, &mut fixed);
+                settled(child, fixed);
             }
         }
     }
 }
 
-impl BestFirst for OneSuit {
+/// Whether `card` is up in `p`.
+fn is_up(p: &Position, card: Card) -> bool {
+    rank(card) <= p.up[suit(card) as usize]
+}
+
+impl BestFirst for Following {
     type Position = Followed;
     type Key = Key;
     fn key(&self, f: &Followed) -> Key {
-        OneSuit::key(self, f)
+        Following::key(self, f)
     }
     fn position(&self, (packed, mut at): Key) -> Followed {
         let mut f = Followed {
             p: self.game.unpack(packed),
-            at: [NOWHERE; KING as usize + 1],
+            at: [NOWHERE; MOST_FOLLOWED],
         };
-        for column in f.at[1..].iter_mut().rev() {
+        for column in f.at[..self.count].iter_mut().rev() {
             *column = (at & 0xF) as u8;
             at >>= 4;
         }
@@ -273,30 +319,31 @@ impl BestFirst for OneSuit {
         f.p.up
     }
     fn for_each_child(&self, f: &Followed, emit: impl FnMut(Followed)) {
-        OneSuit::for_each_child(self, f, emit)
+        Following::for_each_child(self, f, emit)
     }
 }
 
-/// Searches the suitless game of `state` with suit `followed`'s cards
-/// followed (the module doc) whole, the positions with most cards up
-/// first, unless it wins, reaches more than `most` positions or
-/// `stopped` says so. `Open` where it does not describe the game: not
-/// Baker's Dozen, or cards may come back from the foundation.
-pub fn one_suit_followed(
+/// Searches the suitless game of `state` with `cards` followed (a bit
+/// per card, at most [`MOST_FOLLOWED`]; the module doc) whole, the
+/// positions with most cards up first, unless it wins, reaches more
+/// than `most` positions or `stopped` says so. `Open` where it does not
+/// describe the game: not Baker's Dozen, cards that may come back from
+/// the foundation, or too many cards followed.
+pub fn suitless_followed(
     state: &State,
-    followed: u8,
+    cards: u64,
     most: usize,
     stopped: impl Fn() -> bool,
 ) -> Suitless {
     let Some((game, _)) = Game::of(state) else {
         return Suitless::Open { positions: 0 };
     };
-    if game.returns || usize::from(followed) >= SUITS {
+    if game.returns || cards.count_ones() as usize > MOST_FOLLOWED || cards >> CARDS != 0 {
         return Suitless::Open { positions: 0 };
     }
-    let one = OneSuit { game, followed };
-    let start = one.settled_image(state);
-    search(&one, &start, most, &stopped, &FxHashSet::default()).0
+    let following = Following::new(game, cards);
+    let start = following.settled_image(state);
+    search(&following, &start, most, &stopped, &FxHashSet::default()).0
 }
 
 #[cfg(test)]

@@ -1,0 +1,158 @@
+//! The game with some cards followed held to its claim: every real move
+//! is a move of it from the real position's image, no position it calls
+//! lost can be won (plain searches of small games), and it calls lost
+//! every position the suitless game calls lost; for a suit, ranks, or
+//! cards drawn at random.
+
+use super::super::super::testing::{every_legal_move, judged_small_games, walk, walk_from};
+use super::*;
+use crate::cards::{RANK_CARDS, SUIT_CARDS};
+use crate::deal::test_deal;
+use crate::foundation::Foundation;
+use crate::state::suitless::suitless;
+
+/// The sets of cards the tests follow, by number: a suit, the Queens and
+/// Jacks, or cards drawn from `rng`.
+fn followed_set(n: u32, rng: &mut u64) -> u64 {
+    match n % 6 {
+        0..4 => SUIT_CARDS << (n % 4),
+        4 => RANK_CARDS << card_of(12, 0) | RANK_CARDS << card_of(11, 0),
+        _ => {
+            let mut cards = 0u64;
+            while (cards.count_ones() as usize) < MOST_FOLLOWED {
+                *rng ^= *rng << 13;
+                *rng ^= *rng >> 7;
+                *rng ^= *rng << 17;
+                cards |= 1 << (*rng % CARDS as u64);
+            }
+            cards
+        }
+    }
+}
+
+/// The positions `f` leads to by one move, then by foundation moves only
+/// (under forced rules a real move is followed by every card that can go
+/// up, run tops among them).
+fn reached(one: &Following, f: &Followed) -> Vec<Followed> {
+    let mut all = Vec::new();
+    one.for_each_child(f, |child| all.push(child));
+    let mut at = 0;
+    while at < all.len() {
+        let here = all[at];
+        at += 1;
+        let score: u8 = here.p.up.iter().sum();
+        one.for_each_child(&here, |child| {
+            if child.p.up.iter().sum::<u8>() > score && !all.contains(&child) {
+                all.push(child);
+            }
+        });
+    }
+    all
+}
+
+/// Holds every legal move of `state` to the game following `cards`: the
+/// image of where it leads is reached from the image of `state`.
+fn every_move_is_followed(state: &State, cards: u64) -> usize {
+    let (game, _) = Game::of(state).expect("Baker's Dozen");
+    let one = Following::new(game, cards);
+    let reached = reached(&one, &one.settled_image(state));
+    for f in &reached {
+        assert_eq!(BestFirst::position(&one, one.key(f)), *f, "unpacked");
+    }
+    let mut moves = 0;
+    every_legal_move(state, |mv| {
+        let mut child = state.clone();
+        child.apply(mv);
+        assert!(
+            reached.contains(&one.image(&child)),
+            "{mv:?} is no move of the game following {cards:#x}:\n{state}"
+        );
+        moves += 1;
+    });
+    moves
+}
+
+#[test]
+fn every_move_of_bakers_dozen_is_a_move_of_the_game_following_cards() {
+    let mut rng = 0x0E5_0171_0000_0001_u64;
+    let mut moves = 0;
+    for seed in 1..=12 {
+        let followed = followed_set(seed, &mut rng);
+        walk("bd", seed, 80, &mut rng, |state| {
+            moves += every_move_is_followed(state, followed)
+        });
+        let free = test_deal("bd", seed).with_foundation(Foundation::Free);
+        walk_from(State::new(&free), 80, &mut rng, |state| {
+            moves += every_move_is_followed(state, followed)
+        });
+    }
+    assert!(moves > 5_000, "{moves}");
+}
+
+/// Small games and positions along walks from them, under forced and
+/// free rules, with sets of cards followed in turn: no position a plain
+/// search wins is called lost, and every position the suitless game
+/// calls lost is called lost; and some that it does not call lost are.
+#[test]
+fn every_position_the_game_following_cards_calls_lost_is_lost() {
+    let mut rng = 0x0E5_0171_0000_0002_u64;
+    let mut draw = 0x0E5_0171_0000_0003_u64;
+    let (mut judged, mut won, mut more) = (0, 0, 0);
+    let sizes = [(8, 5), (8, 6), (7, 6), (7, 7), (6, 8)];
+    judged_small_games(&mut rng, &sizes, 8, 6, |state, plain| {
+        if state.returns() {
+            return;
+        }
+        let without = suitless(state, 50_000, || false).is_lost();
+        for n in 0..6 {
+            let followed = followed_set(n, &mut draw);
+            let lost = suitless_followed(state, followed, 200_000, || false).is_lost();
+            assert!(
+                !without || lost,
+                "lost suitless, not with {followed:#x} followed:\n{state}"
+            );
+            match plain {
+                Some(true) => {
+                    assert!(!lost, "won, yet lost with {followed:#x} followed:\n{state}");
+                    won += 1;
+                }
+                Some(false) if lost => {
+                    judged += 1;
+                    more += usize::from(!without);
+                }
+                _ => {}
+            }
+        }
+    });
+    // Following proves more than the suitless game: 29 positions of
+    // these walks (19 if a followed card could go up from a column it
+    // does not lie in).
+    assert!(
+        won >= 100 && judged >= 200 && more >= 25,
+        "{won} won, {judged} lost with cards followed ({more} not suitless)"
+    );
+}
+
+/// Real deals: what the suitless game proves lost, this game proves
+/// lost too; bd.1 (won) it leaves; complete rules, or more cards than a
+/// key holds, it does not describe.
+#[test]
+fn the_game_following_cards_on_real_deals() {
+    let hearts = SUIT_CARDS << 2;
+    let state = State::new(&test_deal("bd", 1865));
+    assert!(suitless_followed(&state, hearts, 20_000_000, || false).is_lost());
+    let won = State::new(&test_deal("bd", 1));
+    assert!(!suitless_followed(&won, SUIT_CARDS, 20_000_000, || false).is_lost());
+    let open = Suitless::Open { positions: 0 };
+    let complete = State::new(&test_deal("bd", 1865).with_foundation(Foundation::Xpat2));
+    assert_eq!(
+        suitless_followed(&complete, hearts, 20_000_000, || false),
+        open
+    );
+    let too_many =
+        hearts | 1 << card_of(1, 0) | 1 << card_of(2, 0) | 1 << card_of(3, 0) | 1 << card_of(4, 0);
+    assert_eq!(
+        suitless_followed(&state, too_many, 20_000_000, || false),
+        open
+    );
+}
