@@ -5,15 +5,15 @@
 //!
 //! Usage: `cargo run --release --example suitless -- [forced|free|xpat2]
 //! [--follow CARDS | --layers [--jobs N] [--checkpoint FILE [--every
-//! MINUTES]]] [MOST] bd.SEED...`, e.g. `forced 20000000 bd.78829 bd.1`. Prints one line
-//! per deal: `lost` (the suitless game never wins, so the deal is lost
-//! under those rules), `won` (it wins, which proves nothing), `open` (it
-//! reached MOST positions, default 20 000 000), the positions reached
-//! and the seconds taken. With `--layers`, the search in layers a cell
-//! at a time (`state::suitless_in_layers`, for proofs of large games:
-//! MOST bounds the positions waiting, some 5 bytes each), on N threads
-//! (default 1), a line on stderr per layer, and one every ten minutes
-//! while a layer is under way (its cells done so far).
+//! MINUTES]]] [MOST] bd.SEED...`, e.g. `forced 20000000 bd.78829 bd.1`.
+//! Prints one line per deal: `lost` (the suitless game never wins, so
+//! the deal is lost under those rules), `won` (it wins, which proves
+//! nothing), `open` (it reached MOST positions, default 20 000 000), the
+//! positions reached and the seconds taken. With `--layers`, the search
+//! in layers a cell at a time (`state::suitless_in_layers`, for proofs
+//! of large games: MOST bounds the positions waiting, some 5 bytes
+//! each), on N threads (default 1), a line on stderr per layer, and one
+//! every ten minutes while a layer is under way (its cells done so far).
 //!
 //! With `--follow CARDS`, the game with those cards followed
 //! (`state::suitless_followed`, forced and free rules), best-first:
@@ -251,6 +251,11 @@ fn parse(args: &[String]) -> Result<Asked, String> {
             }
             checkpoint = Some((PathBuf::from(path), every));
         }
+    }
+    if follow.is_some() && (layers.is_some() || foundation == Foundation::Xpat2) {
+        return Err(format!(
+            "--follow: best-first, under forced or free rules only; {usage}"
+        ));
     }
     let mut most = 20_000_000;
     if let Some(limit) = rest.first().and_then(|a| a.parse::<usize>().ok()) {

@@ -156,3 +156,25 @@ fn the_game_following_cards_on_real_deals() {
         open
     );
 }
+
+/// BakersDozen.191326999, one of issue 29's eleven: under free rules its
+/// suitless game wins, and the game with its Queens and Tens followed
+/// is lost, so no play of the real game wins (docs/hard-deals.md); every
+/// move along walks of the real deal is a move of that game.
+#[test]
+fn queens_and_tens_followed_prove_bakers_dozen_191326999_lost_under_free_rules() {
+    let state = State::new(&test_deal("bd", 191_326_999).with_foundation(Foundation::Free));
+    let won = suitless(&state, 20_000_000, || false);
+    assert!(matches!(won, Suitless::Won { .. }), "{won:?}");
+    let queens_and_tens = RANK_CARDS << card_of(12, 0) | RANK_CARDS << card_of(10, 0);
+    let found = suitless_followed(&state, queens_and_tens, 5_000_000, || false);
+    assert!(found.is_lost(), "{found:?}");
+    let mut rng = 0x0E5_0171_0000_0004_u64;
+    let mut moves = 0;
+    for _ in 0..10 {
+        walk_from(state.clone(), 100, &mut rng, |state| {
+            moves += every_move_is_followed(state, queens_and_tens)
+        });
+    }
+    assert!(moves > 1_000, "{moves}");
+}
