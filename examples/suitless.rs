@@ -16,7 +16,7 @@
 //! every ten minutes while a layer is under way (its cells done so far).
 //!
 //! With `--follow CARDS`, the game with those cards followed
-//! (`state::suitless_followed`, forced and free rules), best-first:
+//! (`state::suitless_followed`), best-first:
 //! CARDS is `+`-joined suits (`0` to `3`: clubs, spades, hearts,
 //! diamonds) and ranks (`r1` to `r13`: the four cards of that rank), at
 //! most 16 cards, e.g. `2` or `r12+r11`.
@@ -252,10 +252,8 @@ fn parse(args: &[String]) -> Result<Asked, String> {
             checkpoint = Some((PathBuf::from(path), every));
         }
     }
-    if follow.is_some() && (layers.is_some() || foundation == Foundation::Xpat2) {
-        return Err(format!(
-            "--follow: best-first, under forced or free rules only; {usage}"
-        ));
+    if follow.is_some() && layers.is_some() {
+        return Err(format!("--follow: best-first only; {usage}"));
     }
     let mut most = 20_000_000;
     if let Some(limit) = rest.first().and_then(|a| a.parse::<usize>().ok()) {

@@ -22,6 +22,7 @@
 //! - a run's top card goes up as a followed card only if that card lies
 //!   in that column, and as a card not followed only if no followed card
 //!   of its rank does;
+//! - a card back from the foundation, in a burst, lies where it is put;
 //! - a run's top card goes up by itself (the settling) where its identity
 //!   is sure: the followed card of its rank lying in that column, or,
 //!   when none does, the only card not followed of its rank to have
@@ -44,12 +45,17 @@
 //! suitless move too (forget the followed cards), so this game is lost
 //! wherever the suitless game is.
 //!
-//! Cards back from the foundation (complete rules) are not followed
-//! here: such a game is left [`Suitless::Open`].
+//! Under xpat2's complete rules, cards come back from the foundation in
+//! bursts, as in the suitless game (its module doc has why that is
+//! enough): a card back is known (its pile's top), so it is followed
+//! exactly, and a column's top put onto the last card back carries its
+//! followed card along, as any move onto a host does.
 
 use rustc_hash::FxHashSet;
 
-use super::{BestFirst, COLUMNS, Game, Packed, Position, Suitless, next_ranks, search};
+use super::{
+    BestFirst, COLUMNS, Game, LastBack, Packed, Position, Suitless, columns_in, next_ranks, search,
+};
 use crate::cards::{CARDS, Card, KING, SUITS, card_of, rank, suit};
 use crate::rules::Build;
 use crate::state::{FLOOR, State};
@@ -225,6 +231,98 @@ impl Following {
         self.place(f, card, NOWHERE);
     }
 
+    /// The card on top of column `i` where it is sure: a fixed top, or a
+    /// followed card.
+    fn known_top(&self, f: &Followed, i: usize, r: u8) -> Option<Card> {
+        if f.p.run[i] == 0 {
+            self.game.fixed_top(&f.p, i)
+        } else {
+            self.followed_in(f, r, i)
+        }
+    }
+
+    /// `f` with column `i`'s top card, of rank `r`, moved onto column
+    /// `j`, and its fixed cards (`fixed_cards` those of `f`).
+    fn top_onto(
+        &self,
+        f: &Followed,
+        fixed_cards: u64,
+        i: usize,
+        r: u8,
+        j: usize,
+    ) -> (Followed, u64) {
+        let (mut child, mut fixed) = (*f, fixed_cards);
+        let known = self.known_top(f, i, r);
+        if f.p.run[i] > 0 {
+            child.p.run[i] -= 1;
+        } else {
+            self.take_fixed_top(&mut child, i, &mut fixed);
+        }
+        if let Some(card) = known {
+            self.place(&mut child, card, j as u8);
+        }
+        child.p.run[j] += 1;
+        (child, fixed)
+    }
+
+    /// `f` with suit `s`'s top card back from the foundation onto column
+    /// `j`: a card known, so followed exactly.
+    fn card_back(&self, f: &Followed, s: usize, j: usize) -> Followed {
+        let mut child = *f;
+        let card = card_of(f.p.up[s], s as u8);
+        child.p.up[s] -= 1;
+        child.p.run[j] += 1;
+        self.place(&mut child, card, j as u8);
+        child
+    }
+
+    /// [`Game::burst_ends`] with the followed cards kept in place: the
+    /// cards back are known, and a column's top put onto the last of
+    /// them carries its followed card along.
+    fn burst_ends(
+        &self,
+        f: &Followed,
+        last: LastBack,
+        fixed_cards: u64,
+        topped: &[u16; KING as usize + 2],
+        emit: &mut impl FnMut(Followed, u64),
+    ) {
+        let LastBack {
+            column: j,
+            suit,
+            rank,
+            covered,
+        } = last;
+        if rank < 2 {
+            return;
+        }
+        for i in columns_in(topped[rank as usize - 1] & !covered) {
+            let (child, fixed) = self.top_onto(f, fixed_cards, i, rank - 1, j);
+            emit(child, fixed);
+        }
+        for s in 0..SUITS {
+            if f.p.up[s] == rank - 1 {
+                let child = self.card_back(f, s, j);
+                let next = LastBack {
+                    suit: s,
+                    rank: rank - 1,
+                    ..last
+                };
+                self.burst_ends(&child, next, fixed_cards, topped, emit);
+            }
+        }
+        for i in columns_in(topped[rank as usize] & !covered) {
+            let child = self.card_back(f, suit, i);
+            let next = LastBack {
+                column: i,
+                suit,
+                rank: rank - 1,
+                covered: covered | 1 << i,
+            };
+            self.burst_ends(&child, next, fixed_cards, topped, emit);
+        }
+    }
+
     /// Calls `emit` with each position one move of `f` leads to, settled.
     fn for_each_child(&self, f: &Followed, mut emit: impl FnMut(Followed)) {
         let game = &self.game;
@@ -246,30 +344,35 @@ impl Following {
             self.settle(&mut child, fixed);
             emit(child);
         };
+        if game.returns {
+            for s in 0..SUITS {
+                let height = f.p.up[s];
+                if height == 0 || height == KING {
+                    continue;
+                }
+                for j in columns_in(topped[height as usize + 1]) {
+                    let child = self.card_back(f, s, j);
+                    if game.bursts {
+                        let last = LastBack {
+                            column: j,
+                            suit: s,
+                            rank: height,
+                            covered: 1 << j,
+                        };
+                        self.burst_ends(&child, last, fixed_cards, &topped, &mut settled);
+                    } else {
+                        settled(child, fixed_cards);
+                    }
+                }
+            }
+        }
         for (i, top) in tops.iter().enumerate().take(game.columns) {
-            let (Some(r), Some(fixed_top)) = (*top, game.fixed_top(&f.p, i)) else {
-                continue;
-            };
-            // The top card, where it is sure: a fixed top, or a
-            // followed card.
-            let known = if f.p.run[i] == 0 {
-                Some(fixed_top)
-            } else {
-                self.followed_in(f, r, i)
-            };
+            let Some(r) = *top else { continue };
+            let known = self.known_top(f, i, r);
             // Onto hosts.
             if r < KING {
-                for j in super::columns_in(topped[r as usize + 1] & !(1 << i)) {
-                    let (mut child, mut fixed) = (*f, fixed_cards);
-                    if f.p.run[i] > 0 {
-                        child.p.run[i] -= 1;
-                    } else {
-                        self.take_fixed_top(&mut child, i, &mut fixed);
-                    }
-                    if let Some(card) = known {
-                        self.place(&mut child, card, j as u8);
-                    }
-                    child.p.run[j] += 1;
+                for j in columns_in(topped[r as usize + 1] & !(1 << i)) {
+                    let (child, fixed) = self.top_onto(f, fixed_cards, i, r, j);
                     settled(child, fixed);
                 }
             }
@@ -327,8 +430,7 @@ impl BestFirst for Following {
 /// per card, at most [`MOST_FOLLOWED`]; the module doc) whole, the
 /// positions with most cards up first, unless it wins, reaches more
 /// than `most` positions or `stopped` says so. `Open` where it does not
-/// describe the game: not Baker's Dozen, cards that may come back from
-/// the foundation, or too many cards followed.
+/// describe the game: not Baker's Dozen, or too many cards followed.
 pub fn suitless_followed(
     state: &State,
     cards: u64,
@@ -338,7 +440,7 @@ pub fn suitless_followed(
     let Some((game, _)) = Game::of(state) else {
         return Suitless::Open { positions: 0 };
     };
-    if game.returns || cards.count_ones() as usize > MOST_FOLLOWED || cards >> CARDS != 0 {
+    if cards.count_ones() as usize > MOST_FOLLOWED || cards >> CARDS != 0 {
         return Suitless::Open { positions: 0 };
     }
     let following = Following::new(game, cards);

@@ -45,24 +45,30 @@ fn every_move_is_suitless(state: &State) -> usize {
     assert_eq!(game.settled_image(state), image);
     let reached = reached(&game, &image);
     let mut moves = 0;
-    let mut is_reached = |child: &State, how: &str| {
+    every_move_or_burst(state, &mut |child: &State, how: &str| {
         let after = game.image(child);
         assert!(
             reached.contains(&after),
             "{how} is no move of the suitless game:\n{state}"
         );
         moves += 1;
-    };
+    });
+    moves
+}
+
+/// Calls `reached` with each position a legal move of `state` leads to
+/// and how: a card back from the foundation with each end of the burst
+/// it starts ([`burst_ends`]).
+pub(super) fn every_move_or_burst(state: &State, reached: &mut impl FnMut(&State, &str)) {
     every_legal_move(state, |mv| {
         let mut child = state.clone();
         child.apply(mv);
         if is_up(state, mv.card) {
-            burst_ends(&child, mv.card, &format!("{mv:?}"), &mut is_reached);
+            burst_ends(&child, mv.card, &format!("{mv:?}"), reached);
         } else {
-            is_reached(&child, &format!("{mv:?}"));
+            reached(&child, &format!("{mv:?}"));
         }
     });
-    moves
 }
 
 /// Whether `card` is on the foundation in `state`.
@@ -74,7 +80,7 @@ fn is_up(state: &State, card: Card) -> bool {
 /// (`state` just after) ends in: a card not coming back put onto
 /// `last`; or a foundation's top brought onto `last`, or the card
 /// beneath `last` on its pile brought anywhere, and so on.
-fn burst_ends(state: &State, last: Card, how: &str, end: &mut impl FnMut(&State, &str)) {
+pub(super) fn burst_ends(state: &State, last: Card, how: &str, end: &mut impl FnMut(&State, &str)) {
     every_legal_move(state, |mv| {
         let onto_last = mv.dest == crate::state::Dest::Card(last);
         let beneath = is_up(state, mv.card) && suit(mv.card) == suit(last);

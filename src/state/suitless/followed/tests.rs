@@ -1,15 +1,19 @@
 //! The game with some cards followed held to its claim: every real move
-//! is a move of it from the real position's image, no position it calls
+//! (a card back: with each burst it can start) is a move of it from the
+//! real position's image, no position it calls
 //! lost can be won (plain searches of small games), and it calls lost
 //! every position the suitless game calls lost; for a suit, ranks, or
 //! cards drawn at random.
 
-use super::super::super::testing::{every_legal_move, judged_small_games, walk, walk_from};
+use super::super::super::testing::{judged_small_games, walk, walk_from};
 use super::*;
 use crate::cards::{RANK_CARDS, SUIT_CARDS};
 use crate::deal::test_deal;
 use crate::foundation::Foundation;
+use crate::state::automatic::Automatic;
 use crate::state::suitless::suitless;
+use crate::state::suitless::tests::every_move_or_burst;
+use crate::state::testing::complete;
 
 /// The sets of cards the tests follow, by number: a suit, the Queens and
 /// Jacks, or cards drawn from `rng`.
@@ -51,7 +55,9 @@ fn reached(one: &Following, f: &Followed) -> Vec<Followed> {
 }
 
 /// Holds every legal move of `state` to the game following `cards`: the
-/// image of where it leads is reached from the image of `state`.
+/// image of where it leads is reached from the image of `state`. A card
+/// back from the foundation is held as the start of a burst, with every
+/// way it can go on and end (the suitless game's tests).
 fn every_move_is_followed(state: &State, cards: u64) -> usize {
     let (game, _) = Game::of(state).expect("Baker's Dozen");
     let one = Following::new(game, cards);
@@ -60,12 +66,10 @@ fn every_move_is_followed(state: &State, cards: u64) -> usize {
         assert_eq!(BestFirst::position(&one, one.key(f)), *f, "unpacked");
     }
     let mut moves = 0;
-    every_legal_move(state, |mv| {
-        let mut child = state.clone();
-        child.apply(mv);
+    every_move_or_burst(state, &mut |child: &State, how: &str| {
         assert!(
-            reached.contains(&one.image(&child)),
-            "{mv:?} is no move of the game following {cards:#x}:\n{state}"
+            reached.contains(&one.image(child)),
+            "{how} is no move of the game following {cards:#x}:\n{state}"
         );
         moves += 1;
     });
@@ -85,32 +89,36 @@ fn every_move_of_bakers_dozen_is_a_move_of_the_game_following_cards() {
         walk_from(State::new(&free), 80, &mut rng, |state| {
             moves += every_move_is_followed(state, followed)
         });
+        let start = complete(&State::new(&test_deal("bd", seed)), Automatic::Nothing);
+        walk_from(start, 80, &mut rng, |state| {
+            moves += every_move_is_followed(state, followed)
+        });
     }
     assert!(moves > 5_000, "{moves}");
 }
 
-/// Small games and positions along walks from them, under forced and
-/// free rules, with sets of cards followed in turn: no position a plain
+/// Small games and positions along walks from them, under forced, free
+/// and complete rules, with sets of cards followed in turn: no position a plain
 /// search wins is called lost, and every position the suitless game
 /// calls lost is called lost; and some that it does not call lost are.
 #[test]
 fn every_position_the_game_following_cards_calls_lost_is_lost() {
     let mut rng = 0x0E5_0171_0000_0002_u64;
     let mut draw = 0x0E5_0171_0000_0003_u64;
-    let (mut judged, mut won, mut more) = (0, 0, 0);
+    let (mut judged, mut won, mut more, mut open) = (0, 0, 0, 0);
     let sizes = [(8, 5), (8, 6), (7, 6), (7, 7), (6, 8)];
     judged_small_games(&mut rng, &sizes, 8, 6, |state, plain| {
-        if state.returns() {
-            return;
-        }
         let without = suitless(state, 50_000, || false).is_lost();
         for n in 0..6 {
             let followed = followed_set(n, &mut draw);
-            let lost = suitless_followed(state, followed, 200_000, || false).is_lost();
+            let found = suitless_followed(state, followed, 200_000, || false);
+            let lost = found.is_lost();
+            // Under complete rules some outgrow the limit (open).
             assert!(
-                !without || lost,
-                "lost suitless, not with {followed:#x} followed:\n{state}"
+                !without || lost || matches!(found, Suitless::Open { .. }),
+                "lost suitless, {found:?} with {followed:#x} followed:\n{state}"
             );
+            open += usize::from(matches!(found, Suitless::Open { .. }));
             match plain {
                 Some(true) => {
                     assert!(!lost, "won, yet lost with {followed:#x} followed:\n{state}");
@@ -124,18 +132,18 @@ fn every_position_the_game_following_cards_calls_lost_is_lost() {
             }
         }
     });
-    // Following proves more than the suitless game: 29 positions of
-    // these walks (19 if a followed card could go up from a column it
-    // does not lie in).
+    // Following proves more than the suitless game: 27 positions of
+    // these walks (fewer if a followed card could go up from a column
+    // it does not lie in: 19 before complete rules were followed).
     assert!(
-        won >= 100 && judged >= 200 && more >= 25,
-        "{won} won, {judged} lost with cards followed ({more} not suitless)"
+        won >= 100 && judged >= 200 && more >= 20 && open < 100,
+        "{won} won, {judged} lost with cards followed ({more} not suitless), {open} open"
     );
 }
 
 /// Real deals: what the suitless game proves lost, this game proves
-/// lost too; bd.1 (won) it leaves; complete rules, or more cards than a
-/// key holds, it does not describe.
+/// lost too, under complete rules as well; bd.1 (won) it leaves; more
+/// cards than a key holds it does not describe.
 #[test]
 fn the_game_following_cards_on_real_deals() {
     let hearts = SUIT_CARDS << 2;
@@ -145,10 +153,7 @@ fn the_game_following_cards_on_real_deals() {
     assert!(!suitless_followed(&won, SUIT_CARDS, 20_000_000, || false).is_lost());
     let open = Suitless::Open { positions: 0 };
     let complete = State::new(&test_deal("bd", 1865).with_foundation(Foundation::Xpat2));
-    assert_eq!(
-        suitless_followed(&complete, hearts, 20_000_000, || false),
-        open
-    );
+    assert!(suitless_followed(&complete, hearts, 20_000_000, || false).is_lost());
     let too_many =
         hearts | 1 << card_of(1, 0) | 1 << card_of(2, 0) | 1 << card_of(3, 0) | 1 << card_of(4, 0);
     assert_eq!(
