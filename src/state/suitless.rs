@@ -191,14 +191,6 @@ fn columns_in(mut set: u16) -> impl Iterator<Item = usize> {
     })
 }
 
-/// `p` with suit `s`'s top card back from the foundation onto column `j`.
-fn card_back(p: &Position, s: usize, j: usize) -> Position {
-    let mut child = *p;
-    child.up[s] -= 1;
-    child.run[j] += 1;
-    child
-}
-
 /// The ranks some suit of `p` plays up next, a bit each.
 fn next_ranks(p: &Position) -> u16 {
     p.up.iter().fold(0, |ranks, &h| ranks | 1 << (h + 1))
@@ -351,6 +343,26 @@ impl Game {
         self.fixed_top(p, i).map(|card| rank(card) - p.run[i])
     }
 
+    /// Each column's top rank (`None`: empty), and by rank the columns
+    /// with a top of that rank, a bit each: what a position's moves onto
+    /// hosts are read from.
+    fn tops(&self, p: &Position) -> ([Option<u8>; COLUMNS], [u16; KING as usize + 2]) {
+        let tops: [Option<u8>; COLUMNS] = std::array::from_fn(|i| {
+            if i < self.columns {
+                self.top_rank(p, i)
+            } else {
+                None
+            }
+        });
+        let mut topped = [0u16; KING as usize + 2];
+        for (i, top) in tops.iter().enumerate().take(self.columns) {
+            if let Some(top) = *top {
+                topped[top as usize] |= 1 << i;
+            }
+        }
+        (tops, topped)
+    }
+
     /// Column `i`'s fixed top card leaves it (a run is on it no more);
     /// `fixed`, the fixed cards of `p` a bit per card, loses it and those
     /// that join the run.
@@ -361,131 +373,6 @@ impl Game {
         *fixed &= !(self.held[i][n + 1] ^ self.held[i][left]);
         p.fixed[i] = left as u8;
         p.run[i] = (n - left) as u8;
-    }
-
-    /// Plays up every card the real game would surely have played up by
-    /// itself (the module doc), until none is left; `fixed` holds the
-    /// fixed cards of `p` (`fixed_cards`).
-    fn settle(&self, p: &mut Position, mut fixed: u64) {
-        debug_assert_eq!(fixed, self.fixed_cards(p));
-        if self.automatic == Automatic::Nothing {
-            return;
-        }
-        loop {
-            let next = next_ranks(p);
-            let Some((i, card)) = (0..self.columns)
-                .find_map(|i| self.goes_up_from(p, fixed, next, i).map(|card| (i, card)))
-            else {
-                return;
-            };
-            p.up[suit(card) as usize] += 1;
-            if p.run[i] == 0 {
-                self.take_fixed_top(p, i, &mut fixed);
-            } else {
-                p.run[i] -= 1;
-            }
-        }
-    }
-
-    /// The card on top of column `i` that the real game surely played up
-    /// by itself (the module doc), if there is one; `fixed` holds the
-    /// fixed cards of `p`, `next` its [`next_ranks`]. A function of the
-    /// column's top, the fixed cards and the foundation alone.
-    ///
-    /// Always inlined: [`Game::settle`] asks it of every column, and most
-    /// columns are turned away by its first test (their top is no suit's
-    /// next card); a call for each cost a tenth of the search's time
-    /// (bd.24648, forced rules: 19.9 → 17.3 s of CPU inlined).
-    #[inline(always)]
-    fn goes_up_from(&self, p: &Position, fixed: u64, next: u16, i: usize) -> Option<Card> {
-        let fixed_top = self.fixed_top(p, i)?;
-        let top = rank(fixed_top) - p.run[i];
-        // A column whose top has none of them has nothing to settle
-        // (most, most of the time).
-        if next >> top & 1 == 0 {
-            return None;
-        }
-        let card = if p.run[i] == 0 {
-            fixed_top
-        } else {
-            // The only card of its rank that has moved, if it is.
-            let mut moved = (0..SUITS as u8)
-                .map(|s| card_of(top, s))
-                .filter(|&c| fixed >> c & 1 == 0 && rank(c) > p.up[suit(c) as usize]);
-            match (moved.next(), moved.next()) {
-                (Some(card), None) => card,
-                _ => return None,
-            }
-        };
-        let s = suit(card) as usize;
-        (rank(card) == p.up[s] + 1 && self.automatic.plays_up(Build::AnySuit, &p.up, card))
-            .then_some(card)
-    }
-
-    /// `p` with column `i`'s top card moved onto column `j`, and its
-    /// fixed cards (`fixed_cards` those of `p`).
-    fn top_onto(&self, p: &Position, fixed_cards: u64, i: usize, j: usize) -> (Position, u64) {
-        let (mut child, mut fixed) = (*p, fixed_cards);
-        if p.run[i] > 0 {
-            child.run[i] -= 1;
-        } else {
-            self.take_fixed_top(&mut child, i, &mut fixed);
-        }
-        child.run[j] += 1;
-        (child, fixed)
-    }
-
-    /// Calls `f` with each end of a burst (the module doc) under way in
-    /// `p`, its last card back as `last` says: a column's top card, not
-    /// coming back, put onto that card (`topped`: the columns by their
-    /// top's rank when the burst began, which its cards back change only
-    /// where they cover them); or the burst going on, a foundation's top
-    /// brought onto that card, or the card beneath it on its pile brought
-    /// onto another column's top.
-    fn burst_ends(
-        &self,
-        p: &Position,
-        last: LastBack,
-        fixed_cards: u64,
-        topped: &[u16; KING as usize + 2],
-        f: &mut impl FnMut(Position, u64),
-    ) {
-        let LastBack {
-            column: j,
-            suit,
-            rank,
-            covered,
-        } = last;
-        if rank < 2 {
-            return;
-        }
-        for i in columns_in(topped[rank as usize - 1] & !covered) {
-            let (child, fixed) = self.top_onto(p, fixed_cards, i, j);
-            f(child, fixed);
-        }
-        for s in 0..SUITS {
-            if p.up[s] == rank - 1 {
-                let child = card_back(p, s, j);
-                let next = LastBack {
-                    suit: s,
-                    rank: rank - 1,
-                    ..last
-                };
-                self.burst_ends(&child, next, fixed_cards, topped, f);
-            }
-        }
-        // Its own pile's next card, elsewhere (onto it is a foundation's
-        // top onto it, above).
-        for i in columns_in(topped[rank as usize] & !covered) {
-            let child = card_back(p, suit, i);
-            let next = LastBack {
-                column: i,
-                suit,
-                rank: rank - 1,
-                covered: covered | 1 << i,
-            };
-            self.burst_ends(&child, next, fixed_cards, topped, f);
-        }
     }
 
     /// The fixed cards of `p`, a bit per card.
@@ -503,20 +390,7 @@ impl Game {
     /// `p`, already known (`fixed_cards`).
     fn for_each_child_of(&self, p: &Position, fixed_cards: u64, mut f: impl FnMut(Position)) {
         let columns = self.columns;
-        let tops: [Option<u8>; COLUMNS] = std::array::from_fn(|i| {
-            if i < columns {
-                self.top_rank(p, i)
-            } else {
-                None
-            }
-        });
-        // By rank, the columns with a top of that rank, a bit each.
-        let mut topped = [0u16; KING as usize + 2];
-        for (i, top) in tops.iter().enumerate().take(columns) {
-            if let Some(top) = *top {
-                topped[top as usize] |= 1 << i;
-            }
-        }
+        let (tops, topped) = self.tops(p);
         let onto = |rank: u8, except: usize| {
             columns_in(topped[rank as usize + 1] & !(1u16.checked_shl(except as u32).unwrap_or(0)))
         };
@@ -558,7 +432,7 @@ impl Game {
                     continue;
                 }
                 for j in onto(height, usize::MAX) {
-                    let child = card_back(p, s, j);
+                    let child = self.card_back(p, s, j);
                     if self.bursts {
                         let last = LastBack {
                             column: j,
@@ -583,21 +457,201 @@ impl Game {
             if p.run[i] == 0 {
                 if rank(fixed_top) == p.up[suit(fixed_top) as usize] + 1 {
                     let (mut child, mut fixed) = (*p, fixed_cards);
-                    child.up[suit(fixed_top) as usize] += 1;
-                    self.take_fixed_top(&mut child, i, &mut fixed);
+                    self.up(&mut child, i, fixed_top, &mut fixed);
                     emit(child, fixed, false);
                 }
                 continue;
             }
             for s in 0..SUITS as u8 {
-                if p.up[s as usize] + 1 == top && fixed_cards >> card_of(top, s) & 1 == 0 {
-                    let mut child = *p;
-                    child.run[i] -= 1;
-                    child.up[s as usize] += 1;
-                    emit(child, fixed_cards, false);
+                let card = card_of(top, s);
+                if p.up[s as usize] + 1 == top && fixed_cards >> card & 1 == 0 {
+                    let (mut child, mut fixed) = (*p, fixed_cards);
+                    self.up(&mut child, i, card, &mut fixed);
+                    emit(child, fixed, false);
                 }
             }
         }
+    }
+}
+
+/// The moves the suitless game and the game with cards followed
+/// (`followed.rs`) each make their own way: their positions differ (the
+/// latter's also say where the followed cards lie), the shape of their
+/// games does not. The settling and the bursts, which only string these
+/// moves together, are written once, here.
+trait Moves {
+    type Position: Copy;
+
+    /// The suitless game the positions are of.
+    fn game(&self) -> &Game;
+
+    /// The suitless position `p` holds.
+    fn suitless(p: &Self::Position) -> &Position;
+
+    /// The card on top of column `i` that the real game surely played up
+    /// by itself (the module doc), if there is one; `fixed` holds the
+    /// fixed cards of `p`, `next` its [`next_ranks`]. A function of the
+    /// column's top, the fixed cards and the foundation alone.
+    fn goes_up_from(&self, p: &Self::Position, fixed: u64, next: u16, i: usize) -> Option<Card>;
+
+    /// `card`, column `i`'s top, goes up; `fixed`, the fixed cards of
+    /// `p`, loses it if it was one.
+    fn up(&self, p: &mut Self::Position, i: usize, card: Card, fixed: &mut u64);
+
+    /// `p` with column `i`'s top card moved onto column `j`, and its
+    /// fixed cards (`fixed_cards` those of `p`).
+    fn top_onto(
+        &self,
+        p: &Self::Position,
+        fixed_cards: u64,
+        i: usize,
+        j: usize,
+    ) -> (Self::Position, u64);
+
+    /// `p` with suit `s`'s top card back from the foundation onto column
+    /// `j`.
+    fn card_back(&self, p: &Self::Position, s: usize, j: usize) -> Self::Position;
+
+    /// Plays up every card the real game would surely have played up by
+    /// itself (the module doc), until none is left; `fixed` holds the
+    /// fixed cards of `p` (`fixed_cards`).
+    fn settle(&self, p: &mut Self::Position, mut fixed: u64) {
+        let game = self.game();
+        debug_assert_eq!(fixed, game.fixed_cards(Self::suitless(p)));
+        if game.automatic == Automatic::Nothing {
+            return;
+        }
+        loop {
+            let next = next_ranks(Self::suitless(p));
+            let Some((i, card)) = (0..game.columns)
+                .find_map(|i| self.goes_up_from(p, fixed, next, i).map(|card| (i, card)))
+            else {
+                return;
+            };
+            self.up(p, i, card, &mut fixed);
+        }
+    }
+
+    /// Calls `f` with each end of a burst (the module doc) under way in
+    /// `p`, its last card back as `last` says: a column's top card, not
+    /// coming back, put onto that card (`topped`: the columns by their
+    /// top's rank when the burst began, which its cards back change only
+    /// where they cover them); or the burst going on, a foundation's top
+    /// brought onto that card, or the card beneath it on its pile brought
+    /// onto another column's top.
+    fn burst_ends(
+        &self,
+        p: &Self::Position,
+        last: LastBack,
+        fixed_cards: u64,
+        topped: &[u16; KING as usize + 2],
+        f: &mut impl FnMut(Self::Position, u64),
+    ) {
+        let LastBack {
+            column: j,
+            suit,
+            rank,
+            covered,
+        } = last;
+        if rank < 2 {
+            return;
+        }
+        for i in columns_in(topped[rank as usize - 1] & !covered) {
+            let (child, fixed) = self.top_onto(p, fixed_cards, i, j);
+            f(child, fixed);
+        }
+        for s in 0..SUITS {
+            if Self::suitless(p).up[s] == rank - 1 {
+                let child = self.card_back(p, s, j);
+                let next = LastBack {
+                    suit: s,
+                    rank: rank - 1,
+                    ..last
+                };
+                self.burst_ends(&child, next, fixed_cards, topped, f);
+            }
+        }
+        // Its own pile's next card, elsewhere (onto it is a foundation's
+        // top onto it, above).
+        for i in columns_in(topped[rank as usize] & !covered) {
+            let child = self.card_back(p, suit, i);
+            let next = LastBack {
+                column: i,
+                suit,
+                rank: rank - 1,
+                covered: covered | 1 << i,
+            };
+            self.burst_ends(&child, next, fixed_cards, topped, f);
+        }
+    }
+}
+
+impl Moves for Game {
+    type Position = Position;
+
+    fn game(&self) -> &Game {
+        self
+    }
+
+    fn suitless(p: &Position) -> &Position {
+        p
+    }
+
+    /// Always inlined: [`Moves::settle`] asks it of every column, and
+    /// most columns are turned away by its first test (their top is no
+    /// suit's next card); a call for each cost a tenth of the search's
+    /// time (bd.24648, forced rules: 19.9 → 17.3 s of CPU inlined).
+    #[inline(always)]
+    fn goes_up_from(&self, p: &Position, fixed: u64, next: u16, i: usize) -> Option<Card> {
+        let fixed_top = self.fixed_top(p, i)?;
+        let top = rank(fixed_top) - p.run[i];
+        // A column whose top has none of them has nothing to settle
+        // (most, most of the time).
+        if next >> top & 1 == 0 {
+            return None;
+        }
+        let card = if p.run[i] == 0 {
+            fixed_top
+        } else {
+            // The only card of its rank that has moved, if it is.
+            let mut moved = (0..SUITS as u8)
+                .map(|s| card_of(top, s))
+                .filter(|&c| fixed >> c & 1 == 0 && rank(c) > p.up[suit(c) as usize]);
+            match (moved.next(), moved.next()) {
+                (Some(card), None) => card,
+                _ => return None,
+            }
+        };
+        let s = suit(card) as usize;
+        (rank(card) == p.up[s] + 1 && self.automatic.plays_up(Build::AnySuit, &p.up, card))
+            .then_some(card)
+    }
+
+    fn up(&self, p: &mut Position, i: usize, card: Card, fixed: &mut u64) {
+        p.up[suit(card) as usize] += 1;
+        if p.run[i] == 0 {
+            self.take_fixed_top(p, i, fixed);
+        } else {
+            p.run[i] -= 1;
+        }
+    }
+
+    fn top_onto(&self, p: &Position, fixed_cards: u64, i: usize, j: usize) -> (Position, u64) {
+        let (mut child, mut fixed) = (*p, fixed_cards);
+        if p.run[i] > 0 {
+            child.run[i] -= 1;
+        } else {
+            self.take_fixed_top(&mut child, i, &mut fixed);
+        }
+        child.run[j] += 1;
+        (child, fixed)
+    }
+
+    fn card_back(&self, p: &Position, s: usize, j: usize) -> Position {
+        let mut child = *p;
+        child.up[s] -= 1;
+        child.run[j] += 1;
+        child
     }
 }
 
@@ -671,28 +725,21 @@ impl Memo {
 /// A game [`search`] searches best-first: its positions, the keys its
 /// sets hold them by, and its moves. The suitless game is one; the game
 /// with some cards followed (`followed.rs`) another.
-trait BestFirst {
-    type Position: Copy;
+trait BestFirst: Moves {
     type Key: Copy + Eq + std::hash::Hash;
     fn key(&self, p: &Self::Position) -> Self::Key;
     fn position(&self, key: Self::Key) -> Self::Position;
-    /// Cards up per suit.
-    fn up(p: &Self::Position) -> [u8; SUITS];
     /// Calls `f` with each position one move of `p` leads to, settled.
     fn for_each_child(&self, p: &Self::Position, f: impl FnMut(Self::Position));
 }
 
 impl BestFirst for Game {
-    type Position = Position;
     type Key = Packed;
     fn key(&self, p: &Position) -> Packed {
         self.pack(p)
     }
     fn position(&self, key: Packed) -> Position {
         self.unpack(key)
-    }
-    fn up(p: &Position) -> [u8; SUITS] {
-        p.up
     }
     fn for_each_child(&self, p: &Position, f: impl FnMut(Position)) {
         Game::for_each_child(self, p, f)
@@ -724,7 +771,7 @@ fn search<G: BestFirst>(
     }
     // Positions to expand, by cards up; the last found first among equals.
     let mut by_score: Vec<Vec<G::Key>> = vec![Vec::new(); CARDS + 1];
-    let score = |p: &G::Position| G::up(p).iter().sum::<u8>() as usize;
+    let score = |p: &G::Position| G::suitless(p).up.iter().sum::<u8>() as usize;
     seen.insert(key);
     by_score[score(start)].push(key);
     let mut best = score(start);
@@ -741,7 +788,7 @@ fn search<G: BestFirst>(
             break;
         };
         let p = game.position(key);
-        if G::up(&p).iter().all(|&h| h == KING) {
+        if G::suitless(&p).won() {
             let positions = seen.len();
             return (Suitless::Won { positions }, seen);
         }
