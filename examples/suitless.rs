@@ -4,7 +4,7 @@
 //! and a way to ask it of deals with more room than a search gives it).
 //!
 //! Usage: `cargo run --release --example suitless -- [forced|free|xpat2]
-//! [--follow CARDS | --layers [--jobs N] [--checkpoint FILE [--every
+//! [--follow CARDS] [--layers [--jobs N] [--checkpoint FILE [--every
 //! MINUTES]]] [MOST] bd.SEED...`, e.g. `forced 20000000 bd.78829 bd.1`.
 //! Prints one line per deal: `lost` (the suitless game never wins, so
 //! the deal is lost under those rules), `won` (it wins, which proves
@@ -16,15 +16,16 @@
 //! every ten minutes while a layer is under way (its cells done so far).
 //!
 //! With `--follow CARDS`, the game with those cards followed
-//! (`state::suitless_followed`), best-first:
-//! CARDS is `+`-joined suits (`0` to `3`: clubs, spades, hearts,
-//! diamonds) and ranks (`r1` to `r13`: the four cards of that rank), at
-//! most 16 cards, e.g. `2` or `r12+r11`.
+//! (`state::suitless_followed`; with `--layers`,
+//! `state::suitless_followed_in_layers`): CARDS is `+`-joined suits (`0`
+//! to `3`: clubs, spades, hearts, diamonds) and ranks (`r1` to `r13`:
+//! the four cards of that rank), at most 16 cards, e.g. `2` or
+//! `r12+r11`.
 //!
 //! With `--checkpoint FILE` (one deal), the search in layers saves
 //! itself to FILE at the end of a layer every MINUTES (default 10), and
 //! a run that finds FILE resumes from it (after checking it is the
-//! same deal under the same rules): a proof of hours killed halfway goes
+//! same deal under the same rules, the same cards followed): a proof of hours killed halfway goes
 //! on from its last save. The seconds printed are this run's. FILE is
 //! removed once the game is decided, kept while it is open. Exit 3 on a
 //! bad argument or a checkpoint that cannot be read.
@@ -39,7 +40,7 @@ use xpat_solver::foundation::Foundation;
 use xpat_solver::rules::GameId;
 use xpat_solver::state::{
     SUITLESS_EVERY, SUITLESS_MOST_FOLLOWED, State, Suitless, SuitlessCheckpoint, SuitlessLayer,
-    SuitlessLimits, SuitlessResumed, suitless, suitless_followed, suitless_in_layers,
+    SuitlessLimits, SuitlessResumed, suitless, suitless_followed, suitless_followed_in_layers,
     suitless_resumed_in_layers,
 };
 
@@ -87,9 +88,10 @@ fn main() -> ExitCode {
                         last_told = Instant::now();
                     }
                 };
+                let cards = asked.follow.unwrap_or(0);
                 match checkpoint.filter(|c| c.path.exists()) {
-                    None => suitless_in_layers(&state, &limits, &mut progress),
-                    Some(c) => match SuitlessResumed::read(&state, c.path) {
+                    None => suitless_followed_in_layers(&state, cards, &limits, &mut progress),
+                    Some(c) => match SuitlessResumed::read_followed(&state, cards, c.path) {
                         Ok(resumed) => {
                             eprintln!(
                                 "{id}: resumed from {} at layer {}: {} positions searched, {} waiting, read in {:.1} s",
@@ -198,7 +200,7 @@ struct Asked {
 
 /// The rules, the search, the limit and the deals of the command line.
 fn parse(args: &[String]) -> Result<Asked, String> {
-    let usage = "usage: suitless [forced|free|xpat2] [--follow CARDS | --layers [--jobs N] [--checkpoint FILE [--every MINUTES]]] [MOST] bd.SEED...";
+    let usage = "usage: suitless [forced|free|xpat2] [--follow CARDS] [--layers [--jobs N] [--checkpoint FILE [--every MINUTES]]] [MOST] bd.SEED...";
     let mut rest = args;
     let mut foundation = Foundation::Forced;
     if let Some(first) = rest.first() {
@@ -251,9 +253,6 @@ fn parse(args: &[String]) -> Result<Asked, String> {
             }
             checkpoint = Some((PathBuf::from(path), every));
         }
-    }
-    if follow.is_some() && layers.is_some() {
-        return Err(format!("--follow: best-first only; {usage}"));
     }
     let mut most = 20_000_000;
     if let Some(limit) = rest.first().and_then(|a| a.parse::<usize>().ok()) {

@@ -830,6 +830,73 @@ fn search<G: BestFirst>(
     }
 }
 
+/// The suitless game of `state` searched whole (the module doc): lost
+/// when no position of it is won, won when one is; open when a limit was
+/// reached, when memory was refused, or for a game it does not describe
+/// (not Baker's Dozen).
+/// `progress` is called after each layer, and every [`LayerLimits::every`]
+/// while one is under way.
+pub fn in_layers(
+    state: &State,
+    limits: &LayerLimits,
+    progress: &mut dyn FnMut(&Layer),
+) -> Suitless {
+    followed_in_layers(state, 0, limits, progress)
+}
+
+/// [`in_layers`] for the game with `cards` followed (a bit per card, at
+/// most [`MOST_FOLLOWED`]; none: the suitless game), whose layers
+/// and cells are those of its suitless positions: a move of it is a move
+/// of the suitless game (`followed.rs`), so the layers' argument holds.
+/// Also open where a position's entry does not fit 64 bits
+/// (its entries' doc in `followed.rs`).
+pub fn followed_in_layers(
+    state: &State,
+    cards: u64,
+    limits: &LayerLimits,
+    progress: &mut dyn FnMut(&Layer),
+) -> Suitless {
+    search_from(state, cards, None, limits, progress)
+}
+
+/// [`in_layers`] resumed from a checkpoint: the same verdict and the same
+/// count of positions as the search saved would have reached.
+pub fn resumed_in_layers(
+    resumed: Resumed,
+    limits: &LayerLimits,
+    progress: &mut dyn FnMut(&Layer),
+) -> Suitless {
+    let Resumed {
+        state,
+        cards,
+        layer,
+        total,
+        cells,
+    } = resumed;
+    search_from(&state, cards, Some((layer, total, cells)), limits, progress)
+}
+
+/// [`followed_in_layers`] from its start, or `from` a checkpoint.
+fn search_from(
+    state: &State,
+    cards: u64,
+    from: Option<layers::Resume>,
+    limits: &LayerLimits,
+    progress: &mut dyn FnMut(&Layer),
+) -> Suitless {
+    let Some((game, start)) = Game::of(state) else {
+        return Suitless::Open { positions: 0 };
+    };
+    if cards == 0 {
+        return layers::search_game(state, 0, &game, start, from, limits, progress);
+    }
+    let Some(following) = followed::Following::of(game, cards) else {
+        return Suitless::Open { positions: 0 };
+    };
+    let start = following.settled_image(state);
+    layers::search_game(state, cards, &following, start, from, limits, progress)
+}
+
 /// The bits of a cell's key in the search in layers (55 at most: 3 a
 /// column and 4 a suit): its filings put the layer's number above them,
 /// and a checkpoint holds no key beyond them.
@@ -841,9 +908,7 @@ mod layers;
 mod pile;
 pub use checkpoint::{Checkpoint, Resumed, Saved};
 pub use followed::{MOST_FOLLOWED, suitless_followed};
-pub use layers::{
-    EVERY as LAYER_EVERY, Layer, Limits as LayerLimits, in_layers, resumed_in_layers,
-};
+pub use layers::{EVERY as LAYER_EVERY, Layer, Limits as LayerLimits};
 
 #[cfg(test)]
 mod tests;

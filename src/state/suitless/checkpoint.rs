@@ -56,6 +56,8 @@ pub struct Saved {
 pub struct Resumed {
     /// The real position whose suitless game was saved.
     pub(super) state: State,
+    /// The cards followed in it (none: the suitless game itself).
+    pub(super) cards: u64,
     /// The first layer not searched.
     pub(super) layer: usize,
     /// Positions searched in the layers before it.
@@ -86,6 +88,13 @@ impl Resumed {
     /// of another game or of other rules, cut short or damaged, or too
     /// large for the memory.
     pub fn read(state: &State, path: &Path) -> Result<Resumed, String> {
+        Resumed::read_followed(state, 0, path)
+    }
+
+    /// [`Resumed::read`] for the game of `state` with `cards` followed
+    /// (`followed_in_layers`): a checkpoint of it, and of no other set
+    /// of cards followed.
+    pub fn read_followed(state: &State, cards: u64, path: &Path) -> Result<Resumed, String> {
         let shown = path.display();
         let Some((game, start)) = Game::of(state) else {
             return Err("only Baker's Dozen's suitless game is searched in layers".to_string());
@@ -108,7 +117,7 @@ impl Resumed {
             _ => format!("{shown} is cut short or damaged ({e})"),
         };
         let saved_for = read_text(&mut input).map_err(damaged)?;
-        if saved_for != fingerprint(&game, &start) {
+        if saved_for != fingerprint(&game, &start, cards) {
             return Err(format!(
                 "{shown} is a checkpoint of another game (another deal, position or rules)"
             ));
@@ -132,6 +141,7 @@ impl Resumed {
         }
         Ok(Resumed {
             state: state.clone(),
+            cards,
             layer: usize::try_from(layer).map_err(|_| damaged(invalid("a layer too high")))?,
             total: usize::try_from(total).map_err(|_| damaged(invalid("a count too large")))?,
             cells,
@@ -149,10 +159,17 @@ const END: &[u8] = b"end\n";
 const NO_MORE: u64 = u64::MAX;
 
 /// What a game's checkpoint must match: everything the suitless game and
-/// its search are made of, as text.
-fn fingerprint(game: &Game, start: &Position) -> String {
+/// its search are made of, as text, and the cards followed in it, if any
+/// (named after the rest, so that the suitless game's checkpoints of
+/// before read as they were written).
+fn fingerprint(game: &Game, start: &Position, cards: u64) -> String {
+    let followed = if cards == 0 {
+        String::new()
+    } else {
+        format!(" followed {cards:#x}")
+    };
     format!(
-        "columns {:?} bottoms {:?} fixed {:?} automatic {:?} returns {:?} start {:?}",
+        "columns {:?} bottoms {:?} fixed {:?} automatic {:?} returns {:?} start {:?}{followed}",
         game.columns,
         game.bottoms,
         &game.fixed[..game.columns],
@@ -162,12 +179,14 @@ fn fingerprint(game: &Game, start: &Position) -> String {
     )
 }
 
-/// Writes the checkpoint of `state`'s search at the start of layer
-/// `layer`, `total` positions searched before it, with `cells` (layer,
-/// cell, pile; in increasing order of layer and cell): whole or not at
-/// all (the module doc), and not at all past `most` bytes.
+/// Writes the checkpoint of the search of `state`'s game (`cards`
+/// followed in it) at the start of layer `layer`, `total` positions
+/// searched before it, with `cells` (layer, cell, pile; in increasing
+/// order of layer and cell): whole or not at all (the module doc), and
+/// not at all past `most` bytes.
 pub(super) fn write(
     state: &State,
+    cards: u64,
     path: &Path,
     most: u64,
     layer: usize,
@@ -198,7 +217,7 @@ pub(super) fn write(
         };
         let mut out = Summed::new(BufWriter::with_capacity(1 << 20, file));
         out.write_all(MAGIC).map_err(fail)?;
-        write_text(&mut out, &fingerprint(&game, &start)).map_err(fail)?;
+        write_text(&mut out, &fingerprint(&game, &start, cards)).map_err(fail)?;
         out.write_all(&(layer as u64).to_le_bytes()).map_err(fail)?;
         out.write_all(&(total as u64).to_le_bytes()).map_err(fail)?;
         cells(&mut |layer, cell, pile| {

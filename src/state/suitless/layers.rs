@@ -38,6 +38,11 @@
 //! alone, its runs and foundation the entry ([`Keys`]): larger cells,
 //! the same search.
 //!
+//! The game with some cards followed (`followed.rs`) is searched the
+//! same way ([`Layered`]): each of its moves is a move of the suitless
+//! game, so its layers and cells are its suitless positions'; an entry
+//! adds, to the runs, where the followed cards lie.
+//!
 //! A search of hours saves itself at a layer's end, now and then, and
 //! resumes from there (`checkpoint.rs`).
 
@@ -48,13 +53,13 @@ use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::checkpoint::{self, Checkpoint, Resumed, Saved};
+use super::checkpoint::{self, Checkpoint, Saved};
 use super::pile::Pile;
-use super::{CELL_BITS, COLUMNS, Game, Position, Suitless};
+use super::{CELL_BITS, COLUMNS, Game, Moves, Position, Suitless};
 use crate::cards::{CARDS, SUITS};
 use crate::state::State;
 
-/// What [`in_layers`] may use.
+/// What [`super::in_layers`] may use.
 pub struct Limits<'a> {
     /// Threads searching the cells of a layer.
     pub threads: usize,
@@ -206,49 +211,26 @@ enum End {
     Stopped,
 }
 
-/// The suitless game of `state` searched whole (the module doc): lost
-/// when no position of it is won, won when one is; open when a limit was
-/// reached, when memory was refused, or for a game it does not describe
-/// (not Baker's Dozen).
-/// `progress` is called after each layer, and every [`Limits::every`]
-/// while one is under way.
-pub fn in_layers(state: &State, limits: &Limits, progress: &mut dyn FnMut(&Layer)) -> Suitless {
-    search_from(state, None, limits, progress)
-}
-
-/// [`in_layers`] resumed from a checkpoint: the same verdict and the same
-/// count of positions as the search saved would have reached.
-pub fn resumed_in_layers(
-    resumed: Resumed,
-    limits: &Limits,
-    progress: &mut dyn FnMut(&Layer),
-) -> Suitless {
-    let Resumed {
-        state,
-        layer,
-        total,
-        cells,
-    } = resumed;
-    search_from(&state, Some((layer, total, cells)), limits, progress)
-}
-
 /// Where a search begins: the first layer, the positions searched
 /// before it and the entries waiting (layer, cell, pile).
-type Resume = (usize, usize, Vec<(usize, u64, Pile)>);
+pub(super) type Resume = (usize, usize, Vec<(usize, u64, Pile)>);
 
-/// [`in_layers`] from its start, or `from` a checkpoint.
-fn search_from(
+/// The search in layers of `game`, from `start`, the image of `state`
+/// (`cards` followed in it, for the checkpoints), or `from` a
+/// checkpoint: `super::in_layers` and its kin for any [`Layered`] game.
+pub(super) fn search_game<G: Layered>(
     state: &State,
+    cards: u64,
+    game: &G,
+    start: G::Position,
     from: Option<Resume>,
     limits: &Limits,
     progress: &mut dyn FnMut(&Layer),
 ) -> Suitless {
-    let Some((game, start)) = Game::of(state) else {
-        return Suitless::Open { positions: 0 };
-    };
-    let keys = Keys::of(&game, &start);
+    let keys = Keys::of(game.game(), G::suitless(&start));
     let search = Search {
-        game: &game,
+        game,
+        cards,
         keys: &keys,
         layers: (0..=2 * CARDS).map(|_| Shards::new()).collect(),
         limits,
@@ -257,8 +239,11 @@ fn search_from(
     };
     let (first, mut total) = match from {
         None => {
-            let (cell, runs) = (keys.cell(&start), keys.runs(&start));
-            search.layers[keys.layer(&start)].file(
+            let cell = keys.cell(G::suitless(&start));
+            let Some(runs) = game.entry(&keys, &start) else {
+                return Suitless::Open { positions: 0 };
+            };
+            search.layers[keys.layer(G::suitless(&start))].file(
                 shard(cell),
                 &[(cell, runs)],
                 &search.held,
@@ -363,8 +348,10 @@ fn search_from(
 }
 
 /// What the threads of a search in layers share.
-struct Search<'a> {
-    game: &'a Game,
+struct Search<'a, G> {
+    game: &'a G,
+    /// The cards followed, for the checkpoints.
+    cards: u64,
     keys: &'a Keys,
     /// The entries waiting, by layer.
     layers: Vec<Shards>,
@@ -387,7 +374,7 @@ struct ThisLayer<'a> {
     end: Mutex<End>,
 }
 
-impl Search<'_> {
+impl<G: Layered> Search<'_, G> {
     /// Writes the checkpoint of the search of `state` at the start of
     /// layer `first`, `total` positions searched before it: every cell of
     /// it and the layers above, in order. Between layers: no thread
@@ -400,7 +387,7 @@ impl Search<'_> {
         total: usize,
     ) -> Result<Saved, String> {
         let (path, most) = (checkpoint.path, checkpoint.most_bytes);
-        checkpoint::write(state, path, most, first, total, |write| {
+        checkpoint::write(state, self.cards, path, most, first, total, |write| {
             for (number, layer) in self.layers.iter().enumerate().skip(first) {
                 let shards: Vec<MutexGuard<FxHashMap<u64, Pile>>> = layer
                     .0
@@ -481,10 +468,10 @@ impl Search<'_> {
                 }
             });
             drop(entries);
-            let fixed_cards = game.fixed_cards(&keys.position(*cell, 0));
+            let fixed_cards = game.game().fixed_cards(&keys.position(*cell, 0));
             while let Some(runs) = stack.pop() {
-                let p = keys.position(*cell, runs);
-                if p.won() {
+                let p = game.position(keys, *cell, runs);
+                if G::suitless(&p).won() {
                     return stop(End::Won);
                 }
                 since_asked += 1;
@@ -507,7 +494,11 @@ impl Search<'_> {
                     return;
                 }
                 game.for_each_child_of(&p, fixed_cards, |child| {
-                    let (to, runs) = (keys.cell(&child), keys.runs(&child));
+                    let to = keys.cell(G::suitless(&child));
+                    let Some(runs) = game.entry(keys, &child) else {
+                        refused.store(true, Relaxed);
+                        return;
+                    };
                     if to == *cell {
                         if inside.insert(runs) {
                             stack.push(runs);
@@ -515,7 +506,7 @@ impl Search<'_> {
                         return;
                     }
                     // Another cell: a higher layer (the module doc).
-                    let number = keys.layer(&child);
+                    let number = keys.layer(G::suitless(&child));
                     debug_assert!(number > layer.number);
                     self.post(&mut outbox, number, to, runs);
                 });
@@ -525,6 +516,40 @@ impl Search<'_> {
             }
             layer.searched.fetch_add(inside.len(), Relaxed);
         }
+    }
+}
+
+/// A game searched in layers: the suitless game, or with cards followed
+/// (`followed.rs`). Its positions' layers and cells are their suitless
+/// positions' ([`Keys`]); an entry is what a position holds beyond its
+/// cell, in 64 bits.
+pub(super) trait Layered: Moves + Sync {
+    /// The entry of `p` in its cell, or `None` where it does not fit 64
+    /// bits (the search stops, open, as when memory is refused).
+    fn entry(&self, keys: &Keys, p: &Self::Position) -> Option<u64>;
+    /// The position of `entry` in `cell`.
+    fn position(&self, keys: &Keys, cell: u64, entry: u64) -> Self::Position;
+    /// Calls `f` with each position one move of `p` leads to, settled;
+    /// `fixed_cards`, the fixed cards of `p`, known.
+    fn for_each_child_of(
+        &self,
+        p: &Self::Position,
+        fixed_cards: u64,
+        f: impl FnMut(Self::Position),
+    );
+}
+
+/// The suitless game's entries: its runs, and with cards back its
+/// foundation ([`Keys::runs`]).
+impl Layered for Game {
+    fn entry(&self, keys: &Keys, p: &Position) -> Option<u64> {
+        Some(keys.runs(p))
+    }
+    fn position(&self, keys: &Keys, cell: u64, entry: u64) -> Position {
+        keys.position(cell, entry)
+    }
+    fn for_each_child_of(&self, p: &Position, fixed_cards: u64, f: impl FnMut(Position)) {
+        Game::for_each_child_of(self, p, fixed_cards, f)
     }
 }
 
@@ -538,20 +563,20 @@ impl Search<'_> {
 /// no move brings back (a card moved or brought back lies on a column's
 /// top, in its run, never among its fixed cards). Larger cells, the same
 /// argument.
-struct Keys {
+pub(super) struct Keys {
     columns: usize,
     /// Fixed cards at the start: the layer counts those gone since.
     fixed_at_start: usize,
     /// Whether cards come back from the foundation.
-    returns: bool,
+    pub(super) returns: bool,
     /// Cards in the game: fixed, in runs or up. With cards back, the last
     /// column's run is what the others leave, so that runs and
     /// foundation fit in 64 bits.
-    cards: usize,
+    pub(super) cards: usize,
 }
 
 impl Keys {
-    fn of(game: &Game, start: &Position) -> Keys {
+    pub(super) fn of(game: &Game, start: &Position) -> Keys {
         let columns = game.columns;
         Keys {
             columns,
@@ -569,7 +594,7 @@ impl Keys {
 
     /// Fixed cards (3 bits a column), and without cards back the
     /// foundation (4 bits a suit).
-    fn cell(&self, p: &Position) -> u64 {
+    pub(super) fn cell(&self, p: &Position) -> u64 {
         let fixed = p.fixed[..self.columns]
             .iter()
             .fold(0u64, |key, &f| key << 3 | u64::from(f));
@@ -597,7 +622,7 @@ impl Keys {
         key
     }
 
-    fn position(&self, mut cell: u64, mut runs: u64) -> Position {
+    pub(super) fn position(&self, mut cell: u64, mut runs: u64) -> Position {
         let mut p = Position {
             fixed: [0; COLUMNS],
             run: [0; COLUMNS],

@@ -530,6 +530,10 @@ fn a_checkpoint_is_refused_unless_whole_and_of_its_game() {
         let refused = Resumed::read(other, &path).err().unwrap();
         assert!(refused.contains("another game"), "{refused}");
     }
+    // Nor the same deal with cards followed.
+    let clubs = crate::cards::SUIT_CARDS;
+    let refused = Resumed::read_followed(&state, clubs, &path).err().unwrap();
+    assert!(refused.contains("another game"), "{refused}");
     let damaged = dir.path().join("damaged");
     let refused = |file: &[u8]| {
         std::fs::write(&damaged, file).unwrap();

@@ -6,6 +6,7 @@
 //! cards drawn at random.
 
 use super::super::super::testing::{judged_small_games, walk, walk_from};
+use super::super::{LAYER_EVERY, Layer, LayerLimits};
 use super::*;
 use crate::cards::{RANK_CARDS, SUIT_CARDS};
 use crate::deal::test_deal;
@@ -14,6 +15,7 @@ use crate::state::automatic::Automatic;
 use crate::state::suitless::suitless;
 use crate::state::suitless::tests::every_move_or_burst;
 use crate::state::testing::complete;
+use std::time::Duration;
 
 /// The sets of cards the tests follow, by number: a suit, the Queens and
 /// Jacks, or cards drawn from `rng`.
@@ -61,9 +63,14 @@ fn reached(one: &Following, f: &Followed) -> Vec<Followed> {
 fn every_move_is_followed(state: &State, cards: u64) -> usize {
     let (game, _) = Game::of(state).expect("Baker's Dozen");
     let one = Following::new(game, cards);
-    let reached = reached(&one, &one.settled_image(state));
+    let start = one.settled_image(state);
+    let reached = reached(&one, &start);
+    let keys = Keys::of(&one.game, &start.p);
     for f in &reached {
         assert_eq!(BestFirst::position(&one, one.key(f)), *f, "unpacked");
+        let entry = Layered::entry(&one, &keys, f).expect("an entry of 64 bits");
+        let cell = keys.cell(&f.p);
+        assert_eq!(Layered::position(&one, &keys, cell, entry), *f, "entry");
     }
     let mut moves = 0;
     every_move_or_burst(state, &mut |child: &State, how: &str| {
@@ -182,4 +189,98 @@ fn queens_and_tens_followed_prove_bakers_dozen_191326999_lost_under_free_rules()
         });
     }
     assert!(moves > 1_000, "{moves}");
+}
+
+/// The game with cards followed searched in layers, on one thread or two:
+/// on small games and walks from them, under forced, free and complete
+/// rules, the verdicts of the best-first search, and as many positions
+/// where lost; stopped after each few layers and resumed from its
+/// checkpoint, the same end again.
+#[test]
+fn the_game_following_cards_in_layers_finds_what_it_finds_best_first() {
+    use crate::state::suitless::{Checkpoint, Resumed, followed_in_layers, resumed_in_layers};
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    let mut rng = 0x0E5_0171_0000_0005_u64;
+    let mut draw = 0x0E5_0171_0000_0006_u64;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("saved");
+    let stop = AtomicBool::new(false);
+    let stopped = || stop.load(Relaxed);
+    let limits = |threads, checkpoint| LayerLimits {
+        threads,
+        most: usize::MAX,
+        stopped: &stopped,
+        every: LAYER_EVERY,
+        checkpoint,
+    };
+    let (mut lost, mut won, mut resumed) = (0, 0, 0);
+    let sizes = [(8, 5), (8, 6), (7, 6), (7, 7), (6, 8)];
+    judged_small_games(&mut rng, &sizes, 3, 3, |state, _| {
+        let followed = followed_set(lost + won, &mut draw);
+        let best_first = suitless_followed(state, followed, usize::MAX, || false);
+        for threads in [1, 2] {
+            stop.store(false, Relaxed);
+            let layered = followed_in_layers(state, followed, &limits(threads, None), &mut |_| {});
+            assert_eq!(
+                layered.is_lost(),
+                best_first.is_lost(),
+                "{followed:#x}:\n{state}"
+            );
+            assert_eq!(
+                matches!(layered, Suitless::Won { .. }),
+                matches!(best_first, Suitless::Won { .. }),
+                "{followed:#x}:\n{state}"
+            );
+            if best_first.is_lost() {
+                assert_eq!(layered.positions(), best_first.positions(), "\n{state}");
+            }
+        }
+        if best_first.is_lost() {
+            lost += 1;
+        } else {
+            won += 1;
+        }
+        // One game in four stopped after every three layers, resumed from
+        // the checkpoint.
+        if (lost + won) % 4 != 0 {
+            return;
+        }
+        let saving = Checkpoint {
+            path: &path,
+            every: Duration::ZERO,
+            most_bytes: u64::MAX,
+        };
+        let mut next = None::<Resumed>;
+        let found = loop {
+            stop.store(false, Relaxed);
+            let mut layers = 0;
+            let mut progress = |layer: &Layer| {
+                layers += usize::from(layer.done);
+                if layers == 3 {
+                    stop.store(true, Relaxed);
+                }
+            };
+            let limits = limits(1, Some(saving));
+            let found = match next.take() {
+                None => followed_in_layers(state, followed, &limits, &mut progress),
+                Some(saved) => resumed_in_layers(saved, &limits, &mut progress),
+            };
+            if !stop.load(Relaxed) || !path.exists() {
+                break found;
+            }
+            let saved = Resumed::read_followed(state, followed, &path).unwrap();
+            assert!(Resumed::read(state, &path).is_err(), "the suitless game's?");
+            assert!(Resumed::read_followed(state, followed ^ 1, &path).is_err());
+            std::fs::remove_file(&path).unwrap();
+            resumed += 1;
+            next = Some(saved);
+        };
+        if best_first.is_lost() {
+            assert_eq!(found, best_first, "resumed:\n{state}");
+        }
+    });
+    assert!(
+        lost >= 80 && won >= 8 && resumed >= 50,
+        "{lost} lost, {won} won, {resumed} resumed"
+    );
 }
