@@ -81,6 +81,37 @@ impl fmt::Display for Name {
     }
 }
 
+/// A set of cards (a bit per card) as a person names it: whole ranks as
+/// `Queens`, other cards by name, joined by `and` (`Queens and Tens`,
+/// `Jacks and 9♠`); `no cards` for none.
+pub struct CardSet(pub u64);
+
+const RANK_PLURALS: [&str; KING as usize] = [
+    "Aces", "Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines", "Tens",
+    "Jacks", "Queens", "Kings",
+];
+
+impl fmt::Display for CardSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut names = Vec::new();
+        let mut rest = self.0;
+        for r in (1..=KING).rev() {
+            let whole = RANK_CARDS << card_of(r, 0);
+            if rest & whole == whole {
+                names.push(RANK_PLURALS[r as usize - 1].to_string());
+                rest &= !whole;
+            }
+        }
+        let singles = (0..CARDS as Card).rev().filter(|&c| rest >> c & 1 == 1);
+        names.extend(singles.map(|c| Name(c).to_string()));
+        match names.split_last() {
+            None => f.write_str("no cards"),
+            Some((last, [])) => f.write_str(last),
+            Some((last, others)) => write!(f, "{} and {last}", others.join(", ")),
+        }
+    }
+}
+
 /// The foundation as a person reads it, each suit's top card or `-`, and
 /// the count: `Foundation:  3♣  ♠ -  A♥  ♦ -   (4 cards)`.
 pub struct FoundationLine(pub [u8; SUITS]);
@@ -121,6 +152,22 @@ mod tests {
         for c in 0..52u8 {
             assert_eq!(card_of(rank(c), suit(c)), c);
         }
+    }
+
+    #[test]
+    fn sets_of_cards_read_as_ranks_then_cards() {
+        let queens = RANK_CARDS << card_of(12, 0);
+        let tens = RANK_CARDS << card_of(10, 0);
+        assert_eq!(CardSet(queens | tens).to_string(), "Queens and Tens");
+        assert_eq!(
+            CardSet(tens | 1 << 33 | 1 << 0).to_string(),
+            "Tens, 9♠ and A♣"
+        );
+        assert_eq!(
+            CardSet(SUIT_CARDS & !1).to_string().matches('♣').count(),
+            12
+        );
+        assert_eq!(CardSet(0).to_string(), "no cards");
     }
 
     #[test]

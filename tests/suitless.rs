@@ -3,8 +3,9 @@
 //! at 60 s), proven lost in its suitless game by the usual search and by
 //! `--components`, and undecided without it (`--no-suitless`); and
 //! BakersDozen.191326999, one of issue 29's deals no search decided in
-//! an hour, lost with forced moves; and the suitless game in layers
-//! past the positions its first search may hold.
+//! an hour, lost with forced moves, and under free rules by its game
+//! with cards followed; and the suitless game in layers past the
+//! positions its first search may hold.
 
 mod common;
 
@@ -64,6 +65,46 @@ fn an_issue_29_deal_is_lost_with_forced_moves() {
     ]);
     assert_eq!(r.verdict(), ("INSOLUBLE", 2), "{r:?}");
     assert!(r.stdout.contains("lost in its suitless game"), "{r:?}");
+    assert!(!file.exists());
+}
+
+/// BakersDozen.191326999 under free rules: its suitless game wins, so
+/// only a game with cards followed proves it lost (its Queens and Tens:
+/// 1.96 M positions). Lost with forced moves, it has the prover alone,
+/// which stops at its positions (`--max-states 4000000`, some 20 s), and
+/// then the games with cards followed decide it; without them
+/// (`--no-suitless`) the search gives up (within 20 s here).
+#[test]
+fn a_deal_whose_suitless_game_wins_is_lost_with_cards_followed() {
+    let tmp = TempDir::new("followed-191326999");
+    let file = tmp.join("x.sol");
+    let args = |extra: [&'static str; 2]| {
+        let mut args = vec![
+            "BakersDozen.191326999",
+            "--rules",
+            "free",
+            "-search",
+            arg(&file),
+            "--max-states",
+            "4000000",
+        ];
+        args.extend(extra);
+        args
+    };
+    let r = run(args(["--timeout", "240"]));
+    assert_eq!(r.verdict(), ("INSOLUBLE", 2), "{r:?}");
+    assert!(
+        r.stdout
+            .contains("lost in its suitless game with the Queens and Tens followed"),
+        "{r:?}"
+    );
+    assert!(
+        suitless_positions(&r.stdout).is_some_and(|n| n >= 1_957_164),
+        "{r:?}"
+    );
+    assert!(!file.exists());
+    let without = run(args(["--no-suitless", "--timeout=20"]));
+    assert_eq!(without.verdict(), ("ECHEC", 1), "{without:?}");
     assert!(!file.exists());
 }
 

@@ -103,8 +103,10 @@ pub(super) struct RawArgs {
     /// docs/rules-and-proofs.md), which a long search asks of its start
     /// after the rollouts, for half the time left (5 s without
     /// --timeout), and --components of its large subtrees the triple
-    /// test passed (a quarter of the time at most); --no-pairs leaves it
-    /// out too
+    /// test passed (a quarter of the time at most), and the games with
+    /// pairs of high ranks followed, which a deal forcing loses has once
+    /// its free or complete search stops at --max-states; --no-pairs
+    /// leaves them out too
     #[arg(long, help_heading = LIMITS)]
     pub no_suitless: bool,
 

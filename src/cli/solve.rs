@@ -353,7 +353,12 @@ fn solved(
 /// own game) or a test's of the start (the pair or the triple test).
 fn insoluble(start: &Start, summary: &str, stats: &Stats) -> Result<u8> {
     let id = start.deal.id;
-    if stats.suitless > 0 {
+    if stats.followed != 0 {
+        say!(
+            "{summary}: lost in its suitless game with the {} followed, the suits of the other moved cards forgotten: every play of the deal is a play of that game, and none of them wins (docs/rules-and-proofs.md)",
+            xpat_solver::cards::CardSet(stats.followed)
+        )?;
+    } else if stats.suitless > 0 {
         say!(
             "{summary}: lost in its suitless game, the suits of moved cards forgotten: every play of the deal is a play of that game, and none of them wins (docs/rules-and-proofs.md)"
         )?;

@@ -326,6 +326,10 @@ pub struct Stats {
     /// of the deal, so the summary must not read "0 expanded, proven
     /// without a search".
     pub suitless: u64,
+    /// The cards followed in the suitless game that proved the deal lost
+    /// (`crate::state::suitless_followed`), a bit each; 0 for the
+    /// suitless game itself, or another proof.
+    pub followed: u64,
     /// Whether the verdict is a test's of the start (the pair or the
     /// triple test), not a search's of every position: the figures
     /// above are then what was searched before the test was asked.
@@ -357,6 +361,7 @@ impl Stats {
             elapsed: self.elapsed + later.elapsed,
             attempts: self.attempts + later.attempts,
             suitless: later.suitless,
+            followed: later.followed,
             proven_by_test: later.proven_by_test,
             unsaved: later.unsaved.clone(),
         }
@@ -641,6 +646,67 @@ pub(super) fn lost_in_suitless_game(
     })
 }
 
+/// `Insoluble` when one of the games with cards followed of `root`
+/// ([`FOLLOWED_RANKS`], `crate::state::suitless_followed`) is lost: a
+/// proof where the suitless game wins (BakersDozen.191326999 under free
+/// rules). Baker's Dozen only, with the tests allowed, for half the time
+/// left or [`SUITLESS_ALONE_LOST`], each game within half `--max-states`
+/// and [`FOLLOWED_MOST`] positions. Asked of a deal most likely lost
+/// (`prover_alone`) once its prover has stopped with time left
+/// (`portfolio::run` says why then). Figures as
+/// [`lost_in_suitless_game`], the positions of every game asked counted
+/// as suitless positions.
+pub(super) fn lost_with_cards_followed(
+    root: &State,
+    limits: &Limits,
+    began: Instant,
+    so_far: &Stats,
+) -> Option<Report> {
+    use crate::cards::{RANK_CARDS, card_of};
+    let baker = root.rules().build == Build::AnySuit;
+    if !(limits.pairs && limits.suitless && baker && in_time(limits, began)) {
+        return None;
+    }
+    let budget = match limits.timeout {
+        Some(timeout) => timeout.saturating_sub(began.elapsed()) / 2,
+        None => SUITLESS_ALONE_LOST,
+    };
+    let until = Instant::now() + budget;
+    let stopped = || Instant::now() >= until || limits.interrupted().is_some();
+    let most = usize::try_from(limits.max_states / 2).unwrap_or(usize::MAX);
+    let mut positions = 0;
+    for (a, b) in FOLLOWED_RANKS {
+        if stopped() {
+            return None;
+        }
+        let cards = RANK_CARDS << card_of(a, 0) | RANK_CARDS << card_of(b, 0);
+        let found = crate::state::suitless_followed(root, cards, most.min(FOLLOWED_MOST), stopped);
+        positions += found.positions() as u64;
+        if found.is_lost() {
+            return Some(proven(
+                root,
+                began,
+                so_far,
+                Proof::Followed(positions, cards),
+            ));
+        }
+    }
+    None
+}
+
+/// The pairs of ranks whose cards the games asked after a won suitless
+/// game follow, in turn: the high ranks, whose cards wait longest for a
+/// host (Kings never move, so following them tells nothing). Queens and
+/// Tens prove BakersDozen.191326999 lost under free rules in 1.96 M
+/// positions, Jacks and Tens in 9.96 M; Queens and Jacks win there
+/// (docs/hard-deals.md).
+const FOLLOWED_RANKS: [(u8, u8); 6] = [(12, 11), (12, 10), (11, 10), (12, 9), (11, 9), (10, 9)];
+
+/// The most positions each game with cards followed may reach (some
+/// 40 bytes each, some 1.5 s a million on this machine): within the
+/// prover's time for one deal, most of these pairs are asked.
+const FOLLOWED_MOST: usize = 4_000_000;
+
 /// How often the suitless game's search in layers saves itself
 /// ([`Limits::suitless_checkpoint`]): a save of bd.99807's largest layers
 /// takes some 15 s (3 GB), a fortieth of ten minutes.
@@ -668,15 +734,19 @@ enum Proof {
     Test,
     /// Its suitless game, lost in that many positions.
     Suitless(u64),
+    /// Its suitless game won, and with these cards followed lost: that
+    /// many positions of the two.
+    Followed(u64, u64),
 }
 
 /// The report of a proof asked of `root` between the search's steps:
 /// the figures of the search `so_far` (nothing stored or expanded when
 /// asked first), its time since `began`, and what the `proof` was.
 fn proven(root: &State, began: Instant, so_far: &Stats, proof: Proof) -> Report {
-    let (suitless, by_test) = match proof {
-        Proof::Test => (0, true),
-        Proof::Suitless(positions) => (positions, false),
+    let (suitless, followed, by_test) = match proof {
+        Proof::Test => (0, 0, true),
+        Proof::Suitless(positions) => (positions, 0, false),
+        Proof::Followed(positions, cards) => (positions, cards, false),
     };
     Report {
         outcome: Outcome::Insoluble,
@@ -684,6 +754,7 @@ fn proven(root: &State, began: Instant, so_far: &Stats, proof: Proof) -> Report 
             best_score: so_far.best_score.max(root.score()),
             elapsed: began.elapsed(),
             suitless: so_far.suitless + suitless,
+            followed,
             proven_by_test: so_far.proven_by_test || by_test,
             ..so_far.clone()
         },

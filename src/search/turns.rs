@@ -74,6 +74,7 @@ pub(super) fn so_far(total: &Stats, attempt: &Stats, elapsed: Duration) -> Stats
         elapsed,
         attempts: total.attempts + 1,
         suitless: total.suitless,
+        followed: total.followed,
         proven_by_test: total.proven_by_test,
         unsaved: None,
     }
