@@ -562,16 +562,12 @@ pub(super) fn lost_in_suitless_game(
     so_far: &Stats,
     progress: Option<Progress>,
 ) -> Option<Report> {
-    let baker = root.rules().build == Build::AnySuit;
-    if !(limits.pairs && limits.suitless && baker && in_time(limits, began)) {
-        return None;
-    }
-    let budget = match limits.timeout {
-        Some(timeout) => timeout.saturating_sub(began.elapsed()) / 2,
-        None if limits.prover_alone => SUITLESS_ALONE_LOST,
-        None => SUITLESS_ALONE,
+    let alone = if limits.prover_alone {
+        SUITLESS_ALONE_LOST
+    } else {
+        SUITLESS_ALONE
     };
-    let until = Instant::now() + budget;
+    let until = suitless_until(root, limits, began, alone)?;
     let stopped = || Instant::now() >= until || limits.interrupted().is_some();
     let path = limits.suitless_checkpoint.as_deref();
     let there = path.filter(|path| path.exists());
@@ -663,15 +659,7 @@ pub(super) fn lost_with_cards_followed(
     so_far: &Stats,
 ) -> Option<Report> {
     use crate::cards::{RANK_CARDS, card_of};
-    let baker = root.rules().build == Build::AnySuit;
-    if !(limits.pairs && limits.suitless && baker && in_time(limits, began)) {
-        return None;
-    }
-    let budget = match limits.timeout {
-        Some(timeout) => timeout.saturating_sub(began.elapsed()) / 2,
-        None => SUITLESS_ALONE_LOST,
-    };
-    let until = Instant::now() + budget;
+    let until = suitless_until(root, limits, began, SUITLESS_ALONE_LOST)?;
     let stopped = || Instant::now() >= until || limits.interrupted().is_some();
     let most = usize::try_from(limits.max_states / 2).unwrap_or(usize::MAX);
     let mut positions = 0;
@@ -692,6 +680,27 @@ pub(super) fn lost_with_cards_followed(
         }
     }
     None
+}
+
+/// When a proof by the suitless game or its kin, asked now of `root`,
+/// must stop: after half the time left, or `alone` without a timeout;
+/// `None` where it is not asked (not Baker's Dozen, the tests left out,
+/// out of time).
+fn suitless_until(
+    root: &State,
+    limits: &Limits,
+    began: Instant,
+    alone: Duration,
+) -> Option<Instant> {
+    let baker = root.rules().build == Build::AnySuit;
+    if !(limits.pairs && limits.suitless && baker && in_time(limits, began)) {
+        return None;
+    }
+    let budget = match limits.timeout {
+        Some(timeout) => timeout.saturating_sub(began.elapsed()) / 2,
+        None => alone,
+    };
+    Some(Instant::now() + budget)
 }
 
 /// The pairs of ranks whose cards the games asked after a won suitless
