@@ -425,30 +425,9 @@ impl Game {
                 emit(child, fixed, settled);
             }
         }
-        if self.returns {
-            for s in 0..SUITS {
-                let height = p.up[s];
-                if height == 0 || height == KING {
-                    continue;
-                }
-                for j in onto(height, usize::MAX) {
-                    let child = self.card_back(p, s, j);
-                    if self.bursts {
-                        let last = LastBack {
-                            column: j,
-                            suit: s,
-                            rank: height,
-                            covered: 1 << j,
-                        };
-                        self.burst_ends(&child, last, fixed_cards, &topped, &mut |child, fixed| {
-                            emit(child, fixed, false)
-                        });
-                    } else {
-                        emit(child, fixed_cards, false);
-                    }
-                }
-            }
-        }
+        self.cards_back(p, fixed_cards, &topped, &mut |child, fixed| {
+            emit(child, fixed, false)
+        });
         // Up.
         for (i, top) in tops.iter().enumerate().take(columns) {
             let (Some(top), Some(fixed_top)) = (*top, self.fixed_top(p, i)) else {
@@ -529,6 +508,43 @@ trait Moves {
                 return;
             };
             self.up(p, i, card, &mut fixed);
+        }
+    }
+
+    /// Calls `f` with each position a card back from the foundation
+    /// leads to, under complete rules: each end of the burst it starts
+    /// ([`Moves::burst_ends`]), or the card alone where bursts are off
+    /// (the tests' comparison); `topped` as [`Game::tops`] gives it.
+    fn cards_back(
+        &self,
+        p: &Self::Position,
+        fixed_cards: u64,
+        topped: &[u16; KING as usize + 2],
+        f: &mut impl FnMut(Self::Position, u64),
+    ) {
+        let game = self.game();
+        if !game.returns {
+            return;
+        }
+        for s in 0..SUITS {
+            let height = Self::suitless(p).up[s];
+            if height == 0 || height == KING {
+                continue;
+            }
+            for j in columns_in(topped[height as usize + 1]) {
+                let child = self.card_back(p, s, j);
+                if game.bursts {
+                    let last = LastBack {
+                        column: j,
+                        suit: s,
+                        rank: height,
+                        covered: 1 << j,
+                    };
+                    self.burst_ends(&child, last, fixed_cards, topped, f);
+                } else {
+                    f(child, fixed_cards);
+                }
+            }
         }
     }
 

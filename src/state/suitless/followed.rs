@@ -54,7 +54,7 @@
 use rustc_hash::FxHashSet;
 
 use super::layers::{Keys, Layered};
-use super::{BestFirst, Game, LastBack, Moves, Packed, Position, Suitless, columns_in, search};
+use super::{BestFirst, Game, Moves, Packed, Position, Suitless, columns_in, search};
 use crate::cards::{CARDS, Card, KING, SUITS, card_of, rank, suit};
 use crate::rules::Build;
 use crate::state::{FLOOR, State};
@@ -205,28 +205,7 @@ impl Following {
             self.settle(&mut child, fixed);
             emit(child);
         };
-        if game.returns {
-            for s in 0..SUITS {
-                let height = f.p.up[s];
-                if height == 0 || height == KING {
-                    continue;
-                }
-                for j in columns_in(topped[height as usize + 1]) {
-                    let child = self.card_back(f, s, j);
-                    if game.bursts {
-                        let last = LastBack {
-                            column: j,
-                            suit: s,
-                            rank: height,
-                            covered: 1 << j,
-                        };
-                        self.burst_ends(&child, last, fixed_cards, &topped, &mut settled);
-                    } else {
-                        settled(child, fixed_cards);
-                    }
-                }
-            }
-        }
+        self.cards_back(f, fixed_cards, &topped, &mut settled);
         for (i, top) in tops.iter().enumerate().take(game.columns) {
             let Some(r) = *top else { continue };
             let known = self.known_top(f, i);
