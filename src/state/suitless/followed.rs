@@ -54,7 +54,7 @@
 use rustc_hash::FxHashSet;
 
 use super::layers::{Keys, Layered};
-use super::{BestFirst, Game, Moves, Packed, Position, Suitless, columns_in, search};
+use super::{BestFirst, COLUMNS, Game, Moves, Packed, Position, Suitless, columns_in, search};
 use crate::cards::{CARDS, Card, KING, SUITS, card_of, rank, suit};
 use crate::rules::Build;
 use crate::state::{FLOOR, State};
@@ -367,21 +367,23 @@ impl Layered for Following {
             (d < r).then_some(())
         };
         let p = &f.p;
-        let columns = self.game.columns;
-        for i in 0..columns - 1 {
-            digit(p.run[i], self.run_radix(p, i))?;
+        let (radices, covering) = self.runs_and_covering(p);
+        for i in 0..self.game.columns - 1 {
+            digit(p.run[i], radices[i])?;
         }
         if keys.returns {
             for &h in &p.up {
                 digit(h, KING + 1)?;
             }
         }
-        let fixed = self.game.fixed_cards(p);
-        for card in (0..CARDS as Card).filter(|&c| self.cards >> c & 1 == 1) {
-            if fixed >> card & 1 == 1 || is_up(p, card) {
+        let mut cards = self.cards & !self.game.fixed_cards(p);
+        while cards != 0 {
+            let card = cards.trailing_zeros() as Card;
+            cards &= cards - 1;
+            if is_up(p, card) {
                 continue;
             }
-            let covering = self.covering(p, rank(card));
+            let covering = covering[rank(card) as usize];
             let at = f.at[self.index[card as usize] as usize];
             if at >= 16 || covering >> at & 1 == 0 {
                 debug_assert!(false, "a followed card's column does not cover it");
@@ -405,8 +407,10 @@ impl Layered for Following {
             d as u8
         };
         let columns = self.game.columns;
+        // The radices are the fixed tops' ranks: the cell's.
+        let (radices, _) = self.runs_and_covering(&f.p);
         for i in 0..columns - 1 {
-            f.p.run[i] = digit(self.run_radix(&f.p, i));
+            f.p.run[i] = digit(radices[i]);
         }
         if keys.returns {
             for h in f.p.up.iter_mut() {
@@ -418,12 +422,15 @@ impl Layered for Following {
             count(&p.fixed[..columns]) + count(&p.run[..columns - 1]) + count(&p.up)
         };
         f.p.run[columns - 1] = keys.cards.saturating_sub(held(&f.p)) as u8;
-        let fixed = self.game.fixed_cards(&f.p);
-        for card in (0..CARDS as Card).filter(|&c| self.cards >> c & 1 == 1) {
-            if fixed >> card & 1 == 1 || is_up(&f.p, card) {
+        let (_, covering) = self.runs_and_covering(&f.p);
+        let mut cards = self.cards & !self.game.fixed_cards(&f.p);
+        while cards != 0 {
+            let card = cards.trailing_zeros() as Card;
+            cards &= cards - 1;
+            if is_up(&f.p, card) {
                 continue;
             }
-            let covering = self.covering(&f.p, rank(card));
+            let covering = covering[rank(card) as usize];
             let index = digit(covering.count_ones() as u8);
             let column = columns_in(covering).nth(usize::from(index));
             f.at[self.index[card as usize] as usize] = column.expect("a covering column") as u8;
@@ -437,21 +444,23 @@ impl Layered for Following {
 }
 
 impl Following {
-    /// How many lengths column `i`'s run may have in `p`: fewer than its
-    /// fixed top's rank (1 for an empty column, which stays empty).
-    fn run_radix(&self, p: &Position, i: usize) -> u8 {
-        self.game.fixed_top(p, i).map_or(1, rank)
-    }
-
-    /// The columns whose run holds a card of rank `r` in `p`, a bit each.
-    fn covering(&self, p: &Position, r: u8) -> u16 {
-        (0..self.game.columns)
-            .filter(|&i| {
-                self.game
-                    .fixed_top(p, i)
-                    .is_some_and(|top| rank(top) > r && rank(top) - p.run[i] <= r)
-            })
-            .fold(0, |set, i| set | 1 << i)
+    /// By column, how many lengths its run may have in `p` (fewer than
+    /// its fixed top's rank; 1 for an empty column, which stays empty);
+    /// and by rank, the columns whose run holds a card of that rank, a
+    /// bit each. In one pass over the columns: an entry asked these
+    /// column by column and rank by rank took 44% of a search in layers.
+    fn runs_and_covering(&self, p: &Position) -> ([u8; COLUMNS], [u16; KING as usize + 1]) {
+        let (mut radices, mut covering) = ([1u8; COLUMNS], [0u16; KING as usize + 1]);
+        for i in 0..self.game.columns {
+            if let Some(top) = self.game.fixed_top(p, i) {
+                let top = rank(top);
+                radices[i] = top;
+                for r in top.saturating_sub(p.run[i])..top {
+                    covering[r as usize] |= 1 << i;
+                }
+            }
+        }
+        (radices, covering)
     }
 }
 
