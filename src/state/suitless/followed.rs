@@ -54,7 +54,7 @@
 use rustc_hash::FxHashSet;
 
 use super::layers::{Keys, Layered};
-use super::{BestFirst, COLUMNS, Game, Moves, Packed, Position, Suitless, columns_in, search};
+use super::{BestFirst, Game, Moves, Packed, Position, Suitless, columns_in, search};
 use crate::cards::{CARDS, Card, KING, SUITS, card_of, rank, suit};
 use crate::rules::Build;
 use crate::state::{FLOOR, State};
@@ -367,23 +367,16 @@ impl Layered for Following {
             (d < r).then_some(())
         };
         let p = &f.p;
-        let (radices, covering) = self.runs_and_covering(p);
-        let columns = self.game.columns;
-        for (&run, &radix) in p.run[..columns - 1].iter().zip(&radices) {
-            digit(run, radix)?;
+        for i in 0..self.game.columns - 1 {
+            digit(p.run[i], self.run_radix(p, i))?;
         }
         if keys.returns {
             for &h in &p.up {
                 digit(h, KING + 1)?;
             }
         }
-        let mut cards = self.cards & !self.game.fixed_cards(p);
-        while cards != 0 {
-            let card = cards.trailing_zeros() as Card;
-            cards &= cards - 1;
-            if is_up(p, card) {
-                continue;
-            }
+        let covering = self.covering(p);
+        for card in self.in_runs(p) {
             let covering = covering[rank(card) as usize];
             let at = f.at[self.index[card as usize] as usize];
             if at >= 16 || covering >> at & 1 == 0 {
@@ -408,10 +401,8 @@ impl Layered for Following {
             d as u8
         };
         let columns = self.game.columns;
-        // The radices are the fixed tops' ranks: the cell's.
-        let (radices, _) = self.runs_and_covering(&f.p);
-        for (run, &radix) in f.p.run[..columns - 1].iter_mut().zip(&radices) {
-            *run = digit(radix);
+        for i in 0..columns - 1 {
+            f.p.run[i] = digit(self.run_radix(&f.p, i));
         }
         if keys.returns {
             for h in f.p.up.iter_mut() {
@@ -423,14 +414,8 @@ impl Layered for Following {
             count(&p.fixed[..columns]) + count(&p.run[..columns - 1]) + count(&p.up)
         };
         f.p.run[columns - 1] = keys.cards.saturating_sub(held(&f.p)) as u8;
-        let (_, covering) = self.runs_and_covering(&f.p);
-        let mut cards = self.cards & !self.game.fixed_cards(&f.p);
-        while cards != 0 {
-            let card = cards.trailing_zeros() as Card;
-            cards &= cards - 1;
-            if is_up(&f.p, card) {
-                continue;
-            }
+        let covering = self.covering(&f.p);
+        for card in self.in_runs(&f.p) {
             let covering = covering[rank(card) as usize];
             let index = digit(covering.count_ones() as u8);
             let column = columns_in(covering).nth(usize::from(index));
@@ -445,23 +430,43 @@ impl Layered for Following {
 }
 
 impl Following {
-    /// By column, how many lengths its run may have in `p` (fewer than
-    /// its fixed top's rank; 1 for an empty column, which stays empty);
-    /// and by rank, the columns whose run holds a card of that rank, a
-    /// bit each. In one pass over the columns: an entry asked these
-    /// column by column and rank by rank took 44% of a search in layers.
-    fn runs_and_covering(&self, p: &Position) -> ([u8; COLUMNS], [u16; KING as usize + 1]) {
-        let (mut radices, mut covering) = ([1u8; COLUMNS], [0u16; KING as usize + 1]);
-        for (i, radix) in radices.iter_mut().enumerate().take(self.game.columns) {
+    /// How many lengths column `i`'s run may have in `p`: fewer than its
+    /// fixed top's rank (1 for an empty column, which stays empty).
+    fn run_radix(&self, p: &Position, i: usize) -> u8 {
+        self.game.fixed_top(p, i).map_or(1, rank)
+    }
+
+    /// By rank, the columns whose run holds a card of that rank in `p`, a
+    /// bit each, in one pass over the columns: an entry that asked every
+    /// column for each followed card spent 44% of a search in layers there.
+    fn covering(&self, p: &Position) -> [u16; KING as usize + 1] {
+        let mut covering = [0u16; KING as usize + 1];
+        for i in 0..self.game.columns {
             if let Some(top) = self.game.fixed_top(p, i) {
                 let top = rank(top);
-                *radix = top;
                 for r in top.saturating_sub(p.run[i])..top {
                     covering[r as usize] |= 1 << i;
                 }
             }
         }
-        (radices, covering)
+        covering
+    }
+
+    /// The followed cards lying in a run of `p` (neither fixed nor up),
+    /// in the order their digits take in an entry: the one walk that
+    /// writes an entry and the one that reads it back.
+    fn in_runs<'p>(&self, p: &'p Position) -> impl Iterator<Item = Card> + 'p {
+        let mut cards = self.cards & !self.game.fixed_cards(p);
+        std::iter::from_fn(move || {
+            while cards != 0 {
+                let card = cards.trailing_zeros() as Card;
+                cards &= cards - 1;
+                if !is_up(p, card) {
+                    return Some(card);
+                }
+            }
+            None
+        })
     }
 }
 
