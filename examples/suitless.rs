@@ -23,7 +23,8 @@
 //! `r12+r11`.
 //!
 //! With `--checkpoint FILE` (one deal), the search in layers saves
-//! itself to FILE at the end of a layer every MINUTES (default 10), and
+//! itself to FILE every MINUTES (default 10), at the end of a layer or,
+//! in a layer that runs longer, between two of its cells, and
 //! a run that finds FILE resumes from it (after checking it is the
 //! same deal under the same rules, the same cards followed): a proof of hours killed halfway goes
 //! on from its last save. The seconds printed are this run's. FILE is
@@ -83,7 +84,8 @@ fn main() -> ExitCode {
                 // ten minutes, so that a watcher can tell how far it is.
                 let mut last_told = Instant::now();
                 let mut progress = |layer: &SuitlessLayer| {
-                    if layer.done || last_told.elapsed() >= UNDER_WAY_EVERY {
+                    let saved = layer.saved.is_some();
+                    if layer.done || saved || last_told.elapsed() >= UNDER_WAY_EVERY {
                         report(id, layer);
                         last_told = Instant::now();
                     }
@@ -150,15 +152,19 @@ fn report(id: GameId, layer: &SuitlessLayer) {
         layer.bytes as f64 / 1e6,
         layer.elapsed.as_secs_f64()
     );
+    let when = if layer.done { "after" } else { "inside" };
     match &layer.saved {
         Some(Ok(saved)) => eprintln!(
-            "{id} checkpoint after layer {}: {:.1} MB in {:.1} s",
+            "{id} checkpoint {when} layer {}: {:.1} MB in {:.1} s",
             layer.number,
             saved.bytes as f64 / 1e6,
             saved.took.as_secs_f64()
         ),
         Some(Err(message)) => {
-            eprintln!("{id} no checkpoint after layer {}: {message}", layer.number)
+            eprintln!(
+                "{id} no checkpoint {when} layer {}: {message}",
+                layer.number
+            )
         }
         None => {}
     }

@@ -1,4 +1,5 @@
-//! The search in layers saved at a layer's end, and resumed from there.
+//! The search in layers saved at a layer's end or between two cells of
+//! a layer, and resumed from there.
 //!
 //! Why: the largest suitless games of Baker's Dozen's tail take hours
 //! (bd.99807 under complete rules: some 6 G positions, nearly three
@@ -10,6 +11,16 @@
 //! next layer and the positions counted so far; a search resumed from it
 //! searches exactly the cells and entries the search saved would have
 //! searched, and ends with the same verdict and the same count.
+//!
+//! A layer can itself take hours (BakersDozen.191326999's game with
+//! clubs followed under complete rules: layer 32 alone past 448 M
+//! positions), so a save may also come between two cells of a layer:
+//! its threads leave at their cells' ends, every entry the cells done
+//! filed is then in the higher layers, and the cells not taken wait
+//! with them. The file is the same: the layer saved is the one under
+//! way, holding only the cells left, and the count is the cells done's.
+//! Cells never file entries in their own layer, so those cells left are
+//! whole.
 //!
 //! The file: a header naming the format, the game's fingerprint (its
 //! columns' cards, its rules and its start: a checkpoint resumes only
@@ -35,7 +46,9 @@ pub struct Checkpoint<'a> {
     /// The file, replaced at each save.
     pub path: &'a Path,
     /// The least time between two saves: a save comes at the end of the
-    /// first layer done that long after the last save (or the start).
+    /// first layer done that long after the last save (or the start),
+    /// or, in a layer that runs past it, at the end of the cells under
+    /// way (the others wait for them: a save costs the cores as long).
     pub every: Duration,
     /// The largest file allowed (`--spill-max` for `-search --spill`):
     /// a save that would pass it is not written, and the last one stays.
@@ -58,7 +71,8 @@ pub struct Resumed {
     pub(super) state: State,
     /// The cards followed in it (none: the suitless game itself).
     pub(super) cards: u64,
-    /// The first layer not searched.
+    /// The first layer not searched whole (its cells left, if it was
+    /// saved under way).
     pub(super) layer: usize,
     /// Positions searched in the layers before it.
     pub(super) total: usize,

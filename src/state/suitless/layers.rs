@@ -43,8 +43,9 @@
 //! game, so its layers and cells are its suitless positions'; an entry
 //! adds, to the runs, where the followed cards lie.
 //!
-//! A search of hours saves itself at a layer's end, now and then, and
-//! resumes from there (`checkpoint.rs`).
+//! A search of hours saves itself now and then, at a layer's end or
+//! between two cells of a layer, and resumes from there
+//! (`checkpoint.rs`).
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -76,6 +77,10 @@ pub struct Limits<'a> {
     pub checkpoint: Option<Checkpoint<'a>>,
 }
 
+/// The longest the caller's thread sleeps while a layer is searched:
+/// how late a save due pauses it.
+const TICK: Duration = Duration::from_secs(1);
+
 /// [`Limits::every`] for a person watching: a line rewritten each second.
 pub const EVERY: Duration = Duration::from_secs(1);
 
@@ -100,9 +105,9 @@ pub struct Layer {
     pub bytes: usize,
     /// Since the search began (or resumed).
     pub elapsed: Duration,
-    /// The checkpoint written at its end, if one was due
-    /// ([`Limits::checkpoint`]), or why it could not be: the search goes
-    /// on either way.
+    /// The checkpoint written at its end, or under way between two of
+    /// its cells, if one was due ([`Limits::checkpoint`]), or why it
+    /// could not be: the search goes on either way.
     pub saved: Option<Result<Saved, String>>,
 }
 
@@ -264,31 +269,46 @@ pub(super) fn search_game<G: Layered>(
     };
     let began = Instant::now();
     let mut last_saved = began;
-    for number in first..search.layers.len() {
+    // A layer paused for a save goes on from its cells left (the
+    // positions and cells it had before the pause carried).
+    let mut number = first;
+    let mut carried = None::<(usize, usize)>;
+    while number < search.layers.len() {
         if (limits.stopped)() {
-            return Suitless::Open { positions: total };
+            let paused_with = carried.map_or(0, |(positions, _)| positions);
+            return Suitless::Open {
+                positions: total + paused_with,
+            };
         }
         let cells = search.layers[number].take();
         if cells.is_empty() {
+            number += 1;
             continue;
         }
+        let (before, all_cells) = carried.take().unwrap_or((0, cells.len()));
         let layer = ThisLayer {
             number,
             cells: &cells,
             next: AtomicUsize::new(0),
             searched: AtomicUsize::new(0),
             end: Mutex::new(End::Searching),
+            pause: AtomicBool::new(false),
         };
         let figures = |done: bool, positions: usize| Layer {
             number,
             done,
             positions,
-            cells: cells.len(),
+            cells: all_cells,
             total: total + positions,
             waiting: search.held.entries.load(Relaxed),
             bytes: search.held.bytes.load(Relaxed),
             elapsed: began.elapsed(),
             saved: None,
+        };
+        let due = |last_saved: Instant| {
+            limits.checkpoint.filter(|c| {
+                last_saved.elapsed() >= c.every && search.held.entries.load(Relaxed) > 0
+            })
         };
         std::thread::scope(|scope| {
             // The caller's thread reports while the others search: each
@@ -315,11 +335,22 @@ pub(super) fn search_game<G: Layered>(
             if !spawned {
                 return search.cells(&layer);
             }
-            while let Err(RecvTimeoutError::Timeout) = ended.recv_timeout(limits.every) {
-                progress(&figures(false, layer.searched.load(Relaxed)));
+            // Awake at least each second, to pause the layer when a save
+            // is due (however seldom it is reported).
+            let mut reported = Instant::now();
+            while let Err(RecvTimeoutError::Timeout) = ended.recv_timeout(limits.every.min(TICK)) {
+                // Once a cell is done: a save at a layer's start is the
+                // save at the previous one's end.
+                if due(last_saved).is_some() && layer.searched.load(Relaxed) > 0 {
+                    layer.pause.store(true, Relaxed);
+                }
+                if reported.elapsed() >= limits.every {
+                    reported = Instant::now();
+                    progress(&figures(false, before + layer.searched.load(Relaxed)));
+                }
             }
         });
-        let positions = layer.searched.load(Relaxed);
+        let positions = before + layer.searched.load(Relaxed);
         let so_far = total + positions;
         match *layer.end.lock().unwrap_or_else(|e| e.into_inner()) {
             End::Won => return Suitless::Won { positions: so_far },
@@ -329,20 +360,44 @@ pub(super) fn search_game<G: Layered>(
             }
             End::Searching => {}
         }
-        // Saved when due, and when a layer is left to search.
-        let saved = limits
-            .checkpoint
-            .filter(|c| last_saved.elapsed() >= c.every && search.held.entries.load(Relaxed) > 0)
-            .map(|c| {
-                let saved = search.save(state, c, number + 1, so_far);
+        let left = cells.get(layer.next.load(Relaxed)..).unwrap_or_default();
+        if !left.is_empty() {
+            // Paused for a save: the cells not taken go back to wait
+            // with the higher layers' (whose entries the cells done have
+            // all filed), and the save is the one this layer's start
+            // would have made had it held only those cells.
+            let shards = &search.layers[number].0;
+            for (cell, pile) in left {
+                let pile = std::mem::take(&mut *pile.lock().unwrap_or_else(|e| e.into_inner()));
+                shards[shard(*cell)]
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert(*cell, pile);
+            }
+            let saved = due(last_saved).map(|c| {
+                let saved = search.save(state, c, number, so_far);
                 last_saved = Instant::now();
                 saved
             });
+            progress(&Layer {
+                saved,
+                ..figures(false, positions)
+            });
+            carried = Some((positions, all_cells));
+            continue;
+        }
+        // Saved when due, and when a layer is left to search.
+        let saved = due(last_saved).map(|c| {
+            let saved = search.save(state, c, number + 1, so_far);
+            last_saved = Instant::now();
+            saved
+        });
         progress(&Layer {
             saved,
             ..figures(true, positions)
         });
         total += positions;
+        number += 1;
     }
     Suitless::Lost { positions: total }
 }
@@ -372,6 +427,9 @@ struct ThisLayer<'a> {
     /// Positions searched in the cells done.
     searched: AtomicUsize,
     end: Mutex<End>,
+    /// Set when a save is due: each thread leaves at its cell's end, so
+    /// that the layer is saved between cells (`search_game`).
+    pause: AtomicBool,
 }
 
 impl<G: Layered> Search<'_, G> {
@@ -445,7 +503,12 @@ impl<G: Layered> Search<'_, G> {
         let mut since_asked = 0usize;
         let mut outbox = Outbox::new();
         loop {
-            let index = layer.next.fetch_add(1, Relaxed);
+            let paused = layer.pause.load(Relaxed);
+            let index = if paused {
+                usize::MAX
+            } else {
+                layer.next.fetch_add(1, Relaxed)
+            };
             let Some((cell, pile)) = layer.cells.get(index) else {
                 for (shard, batch) in outbox.0.iter_mut().enumerate() {
                     self.deliver(shard, batch);

@@ -499,6 +499,68 @@ fn a_search_resumed_from_its_checkpoints_is_the_search_run_straight() {
     }
 }
 
+/// A layer paused between two of its cells for a save, the search
+/// stopped there and resumed from that save, five times, ends as the
+/// search run straight does, with the same count of positions; each save
+/// holds the positions of the cells done: under forced and complete rules
+/// (few, large cells), on two threads. (A layer of hours is then not
+/// started again when its process is killed.)
+#[test]
+fn a_search_resumed_from_saves_inside_layers_is_the_search_run_straight() {
+    use crate::foundation::Foundation;
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("saved");
+    let complete = State::new(&test_deal("bd", 78829).with_foundation(Foundation::Xpat2));
+    for state in [test_state("bd", 78829), complete] {
+        let whole = in_layers_with(&state, 1);
+        let stop = AtomicBool::new(false);
+        let stopped = || stop.load(Relaxed);
+        // Awake and due at every instant: a layer of more than a few
+        // cells is paused in its middle.
+        let limits = LayerLimits {
+            every: Duration::ZERO,
+            ..saving_each_layer(2, &path, &stopped)
+        };
+        // The last run unsaved: saved, it would pause at every cell.
+        let unsaved = LayerLimits {
+            checkpoint: None,
+            ..saving_each_layer(2, &path, &stopped)
+        };
+        let (mut runs, mut inside) = (0, 0);
+        let mut next = None::<Resumed>;
+        let found = loop {
+            runs += 1;
+            assert!(runs <= 6);
+            stop.store(false, Relaxed);
+            let limits = if inside < 5 { &limits } else { &unsaved };
+            let mut progress = |layer: &Layer| {
+                if let (false, Some(saved)) = (layer.done, &layer.saved) {
+                    assert!(saved.as_ref().is_ok_and(|s| s.bytes > 0), "{saved:?}");
+                    assert!(layer.positions > 0, "{layer:?}");
+                    if inside < 5 {
+                        inside += 1;
+                        stop.store(true, Relaxed);
+                    }
+                }
+            };
+            let found = match next.take() {
+                None => in_layers(&state, limits, &mut progress),
+                Some(resumed) => resumed_in_layers(resumed, limits, &mut progress),
+            };
+            if !stop.load(Relaxed) {
+                break found;
+            }
+            assert!(matches!(found, Suitless::Open { .. }));
+            let resumed = Resumed::read(&state, &path).unwrap();
+            assert_eq!(resumed.positions(), found.positions());
+            next = Some(resumed);
+        };
+        assert_eq!((runs, inside), (6, 5));
+        assert_eq!(found, whole, "\n{state}");
+    }
+}
+
 /// A checkpoint is resumed only by its own game, and whole: one of
 /// another deal or other rules, one cut short anywhere, one with a byte
 /// changed and a file that is not one are each refused with a reason.
