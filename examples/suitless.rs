@@ -45,7 +45,12 @@ use xpat_solver::state::{
     suitless_resumed_in_layers,
 };
 
+/// The binary's allocator (huge pages for the big tables; the spare).
+#[global_allocator]
+static ALLOCATOR: xpat_solver::memory::WithSpare = xpat_solver::memory::WithSpare;
+
 fn main() -> ExitCode {
+    xpat_solver::memory::return_freed_memory();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let asked = match parse(&args) {
         Ok(parsed) => parsed,

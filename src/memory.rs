@@ -1,7 +1,8 @@
 //! What this process asks of and learns from the operating system about its
 //! memory: the allocator setting that keeps one search's freed tables from
 //! staying resident under the next, resident sizes for reports, and the
-//! spare block that turns running out of memory into an outcome.
+//! spare block that turns running out of memory into an outcome, with huge
+//! pages for the big tables.
 
 mod spare;
 
