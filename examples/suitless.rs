@@ -24,7 +24,7 @@
 //!
 //! With `--checkpoint FILE` (one deal), the search in layers saves
 //! itself to FILE every MINUTES (default 10), at the end of a layer or,
-//! in a layer that runs longer, between two of its cells, and
+//! in a layer that runs longer, in its middle, and
 //! a run that finds FILE resumes from it (after checking it is the
 //! same deal under the same rules, the same cards followed): a proof of hours killed halfway goes
 //! on from its last save. The seconds printed are this run's. FILE is

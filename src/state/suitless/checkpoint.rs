@@ -1,5 +1,5 @@
-//! The search in layers saved at a layer's end or between two cells of
-//! a layer, and resumed from there.
+//! The search in layers saved at a layer's end or in the middle of a
+//! layer, and resumed from there.
 //!
 //! Why: the largest suitless games of Baker's Dozen's tail take hours
 //! (bd.99807 under complete rules: some 6 G positions, nearly three
@@ -14,13 +14,12 @@
 //!
 //! A layer can itself take hours (BakersDozen.191326999's game with
 //! clubs followed under complete rules: layer 32 alone past 448 M
-//! positions), so a save may also come between two cells of a layer:
-//! its threads leave at their cells' ends, every entry the cells done
-//! filed is then in the higher layers, and the cells not taken wait
-//! with them. The file is the same: the layer saved is the one under
-//! way, holding only the cells left, and the count is the cells done's.
-//! Cells never file entries in their own layer, so those cells left are
-//! whole.
+//! positions), so a save may also come in the middle of a layer, while
+//! its threads go on: the file is the same, the layer saved being the
+//! one under way with only its cells not yet retired (a cell is retired
+//! once every entry it filed is in the higher layers), and the count the
+//! cells retired's (`layers.rs`, `save_inside`). Cells never file entries
+//! in their own layer, so those cells left are whole.
 //!
 //! The file: a header naming the format, the game's fingerprint (its
 //! columns' cards, its rules and its start: a checkpoint resumes only
@@ -47,8 +46,8 @@ pub struct Checkpoint<'a> {
     pub path: &'a Path,
     /// The least time between two saves: a save comes at the end of the
     /// first layer done that long after the last save (or the start),
-    /// or, in a layer that runs past it, at the end of the cells under
-    /// way (the others wait for them: a save costs the cores as long).
+    /// or, in a layer that runs past it, within a second, the layer going
+    /// on (its cells under way searched again when resumed).
     pub every: Duration,
     /// The largest file allowed (`--spill-max` for `-search --spill`):
     /// a save that would pass it is not written, and the last one stays.
@@ -71,8 +70,8 @@ pub struct Resumed {
     pub(super) state: State,
     /// The cards followed in it (none: the suitless game itself).
     pub(super) cards: u64,
-    /// The first layer not searched whole (its cells left, if it was
-    /// saved under way).
+    /// The first layer not searched whole (its cells not retired, if it
+    /// was saved under way).
     pub(super) layer: usize,
     /// Positions searched in the layers before it.
     pub(super) total: usize,

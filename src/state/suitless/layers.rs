@@ -44,7 +44,7 @@
 //! adds, to the runs, where the followed cards lie.
 //!
 //! A search of hours saves itself now and then, at a layer's end or
-//! between two cells of a layer, and resumes from there
+//! in the middle of a layer, and resumes from there
 //! (`checkpoint.rs`).
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
@@ -77,8 +77,15 @@ pub struct Limits<'a> {
     pub checkpoint: Option<Checkpoint<'a>>,
 }
 
+/// Cells, and positions, a thread searches before it retires them
+/// (`Search::retire`): delivering its filings in part batches is cheap
+/// that seldom, and a save inside a layer searches again at most that
+/// many positions a thread when resumed.
+const RETIRE_CELLS: usize = 256;
+const RETIRE_POSITIONS: usize = 1 << 16;
+
 /// The longest the caller's thread sleeps while a layer is searched:
-/// how late a save due pauses it.
+/// how late a save due comes.
 const TICK: Duration = Duration::from_secs(1);
 
 /// [`Limits::every`] for a person watching: a line rewritten each second.
@@ -105,8 +112,8 @@ pub struct Layer {
     pub bytes: usize,
     /// Since the search began (or resumed).
     pub elapsed: Duration,
-    /// The checkpoint written at its end, or under way between two of
-    /// its cells, if one was due ([`Limits::checkpoint`]), or why it
+    /// The checkpoint written at its end, or while it was under way, if
+    /// one was due ([`Limits::checkpoint`]), or why it
     /// could not be: the search goes on either way.
     pub saved: Option<Result<Saved, String>>,
 }
@@ -269,36 +276,26 @@ pub(super) fn search_game<G: Layered>(
     };
     let began = Instant::now();
     let mut last_saved = began;
-    // A layer paused for a save goes on from its cells left (the
-    // positions and cells it had before the pause carried).
-    let mut number = first;
-    let mut carried = None::<(usize, usize)>;
-    while number < search.layers.len() {
+    for number in first..search.layers.len() {
         if (limits.stopped)() {
-            let paused_with = carried.map_or(0, |(positions, _)| positions);
-            return Suitless::Open {
-                positions: total + paused_with,
-            };
+            return Suitless::Open { positions: total };
         }
         let cells = search.layers[number].take();
         if cells.is_empty() {
-            number += 1;
             continue;
         }
-        let (before, all_cells) = carried.take().unwrap_or((0, cells.len()));
         let layer = ThisLayer {
             number,
             cells: &cells,
             next: AtomicUsize::new(0),
             searched: AtomicUsize::new(0),
             end: Mutex::new(End::Searching),
-            pause: AtomicBool::new(false),
         };
         let figures = |done: bool, positions: usize| Layer {
             number,
             done,
             positions,
-            cells: all_cells,
+            cells: cells.len(),
             total: total + positions,
             waiting: search.held.entries.load(Relaxed),
             bytes: search.held.bytes.load(Relaxed),
@@ -335,22 +332,30 @@ pub(super) fn search_game<G: Layered>(
             if !spawned {
                 return search.cells(&layer);
             }
-            // Awake at least each second, to pause the layer when a save
-            // is due (however seldom it is reported).
+            // Awake at least each second, to save when a save is due
+            // (however seldom the layer is reported), once a cell of
+            // it is done: a save at a layer's start is the save at the
+            // previous one's end.
             let mut reported = Instant::now();
             while let Err(RecvTimeoutError::Timeout) = ended.recv_timeout(limits.every.min(TICK)) {
-                // Once a cell is done: a save at a layer's start is the
-                // save at the previous one's end.
-                if due(last_saved).is_some() && layer.searched.load(Relaxed) > 0 {
-                    layer.pause.store(true, Relaxed);
+                if layer.searched.load(Relaxed) > 0
+                    && let Some(c) = due(last_saved)
+                {
+                    let saved = search.save_inside(state, c, &layer, total);
+                    last_saved = Instant::now();
+                    let positions = saved.as_ref().map_or(0, |(_, positions)| *positions);
+                    progress(&Layer {
+                        saved: Some(saved.map(|(saved, _)| saved)),
+                        ..figures(false, positions)
+                    });
                 }
                 if reported.elapsed() >= limits.every {
                     reported = Instant::now();
-                    progress(&figures(false, before + layer.searched.load(Relaxed)));
+                    progress(&figures(false, layer.searched.load(Relaxed)));
                 }
             }
         });
-        let positions = before + layer.searched.load(Relaxed);
+        let positions = layer.searched.load(Relaxed);
         let so_far = total + positions;
         match *layer.end.lock().unwrap_or_else(|e| e.into_inner()) {
             End::Won => return Suitless::Won { positions: so_far },
@@ -360,35 +365,9 @@ pub(super) fn search_game<G: Layered>(
             }
             End::Searching => {}
         }
-        let left = cells.get(layer.next.load(Relaxed)..).unwrap_or_default();
-        if !left.is_empty() {
-            // Paused for a save: the cells not taken go back to wait
-            // with the higher layers' (whose entries the cells done have
-            // all filed), and the save is the one this layer's start
-            // would have made had it held only those cells.
-            let shards = &search.layers[number].0;
-            for (cell, pile) in left {
-                let pile = std::mem::take(&mut *pile.lock().unwrap_or_else(|e| e.into_inner()));
-                shards[shard(*cell)]
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert(*cell, pile);
-            }
-            let saved = due(last_saved).map(|c| {
-                let saved = search.save(state, c, number, so_far);
-                last_saved = Instant::now();
-                saved
-            });
-            progress(&Layer {
-                saved,
-                ..figures(false, positions)
-            });
-            carried = Some((positions, all_cells));
-            continue;
-        }
         // Saved when due, and when a layer is left to search.
         let saved = due(last_saved).map(|c| {
-            let saved = search.save(state, c, number + 1, so_far);
+            let saved = search.save(state, c, number + 1, so_far, None);
             last_saved = Instant::now();
             saved
         });
@@ -397,7 +376,6 @@ pub(super) fn search_game<G: Layered>(
             ..figures(true, positions)
         });
         total += positions;
-        number += 1;
     }
     Suitless::Lost { positions: total }
 }
@@ -424,12 +402,10 @@ struct ThisLayer<'a> {
     cells: &'a [(u64, Mutex<Pile>)],
     /// The first cell no thread has taken.
     next: AtomicUsize,
-    /// Positions searched in the cells done.
+    /// Positions searched in the cells done: those whose piles are
+    /// emptied (`Search::retire`), counted under their locks.
     searched: AtomicUsize,
     end: Mutex<End>,
-    /// Set when a save is due: each thread leaves at its cell's end, so
-    /// that the layer is saved between cells (`search_game`).
-    pause: AtomicBool,
 }
 
 impl<G: Layered> Search<'_, G> {
@@ -443,10 +419,18 @@ impl<G: Layered> Search<'_, G> {
         checkpoint: Checkpoint,
         first: usize,
         total: usize,
+        under_way: Option<Vec<(u64, MutexGuard<Pile>)>>,
     ) -> Result<Saved, String> {
         let (path, most) = (checkpoint.path, checkpoint.most_bytes);
+        let higher = first + usize::from(under_way.is_some());
         checkpoint::write(state, self.cards, path, most, first, total, |write| {
-            for (number, layer) in self.layers.iter().enumerate().skip(first) {
+            if let Some(mut piles) = under_way {
+                piles.sort_unstable_by_key(|&(cell, _)| cell);
+                for (cell, pile) in &piles {
+                    write(first, *cell, pile)?;
+                }
+            }
+            for (number, layer) in self.layers.iter().enumerate().skip(higher) {
                 let shards: Vec<MutexGuard<FxHashMap<u64, Pile>>> = layer
                     .0
                     .iter()
@@ -464,6 +448,44 @@ impl<G: Layered> Search<'_, G> {
             }
             Ok(())
         })
+    }
+
+    /// Writes the checkpoint of the search of `state` in the middle of
+    /// `layer`, `total` positions searched before it, while its threads
+    /// go on: its cells not retired (not taken, under way, or searched
+    /// with entries out perhaps not yet filed: each searched again when
+    /// resumed), then the layers above. Every pile of the layer is locked
+    /// while the count is read and they are written, so the count is
+    /// exactly the cells retired's, whose entries out are all filed
+    /// before the layers above are written (`retire`). Entries filed by
+    /// cells not retired may be written too: positions those cells lead
+    /// to, found again when they are searched again, counted once.
+    /// Returns the save and the positions of the layer it counts.
+    fn save_inside(
+        &self,
+        state: &State,
+        checkpoint: Checkpoint,
+        layer: &ThisLayer,
+        total: usize,
+    ) -> Result<(Saved, usize), String> {
+        let piles: Vec<(u64, MutexGuard<Pile>)> = layer
+            .cells
+            .iter()
+            .map(|(cell, pile)| (*cell, pile.lock().unwrap_or_else(|e| e.into_inner())))
+            .collect();
+        let searched = layer.searched.load(Relaxed);
+        let left = piles
+            .into_iter()
+            .filter(|(_, pile)| pile.len() > 0)
+            .collect();
+        let saved = self.save(
+            state,
+            checkpoint,
+            layer.number,
+            total + searched,
+            Some(left),
+        );
+        saved.map(|saved| (saved, searched))
     }
 
     /// Files `runs` under `cell` in layer `number`, by way of `outbox`.
@@ -502,35 +524,32 @@ impl<G: Layered> Search<'_, G> {
         let ended = || *layer.end.lock().unwrap_or_else(|e| e.into_inner()) != End::Searching;
         let mut since_asked = 0usize;
         let mut outbox = Outbox::new();
+        // Cells searched whose entries out may still be in the outbox:
+        // index and positions.
+        let mut done = Vec::<(usize, usize)>::new();
         loop {
-            let paused = layer.pause.load(Relaxed);
-            let index = if paused {
-                usize::MAX
-            } else {
-                layer.next.fetch_add(1, Relaxed)
-            };
+            let index = layer.next.fetch_add(1, Relaxed);
             let Some((cell, pile)) = layer.cells.get(index) else {
-                for (shard, batch) in outbox.0.iter_mut().enumerate() {
-                    self.deliver(shard, batch);
-                }
-                return;
+                return self.retire(&mut outbox, &mut done, layer);
             };
-            let entries = std::mem::take(&mut *pile.lock().unwrap_or_else(|e| e.into_inner()));
-            self.held.changed((entries.len(), entries.bytes()), (0, 0));
             inside.clear();
             stack.clear();
-            if inside.try_reserve(entries.len()).is_err()
-                || stack.try_reserve(entries.len()).is_err()
             {
-                refused.store(true, Relaxed);
-                return;
-            }
-            entries.for_each(|runs| {
-                if inside.insert(runs) {
-                    stack.push(runs);
+                // Read, not taken: the pile stays for a save until its
+                // cell is retired.
+                let entries = pile.lock().unwrap_or_else(|e| e.into_inner());
+                if inside.try_reserve(entries.len()).is_err()
+                    || stack.try_reserve(entries.len()).is_err()
+                {
+                    refused.store(true, Relaxed);
+                    return;
                 }
-            });
-            drop(entries);
+                entries.for_each(|runs| {
+                    if inside.insert(runs) {
+                        stack.push(runs);
+                    }
+                });
+            }
             let fixed_cards = game.game().fixed_cards(&keys.position(*cell, 0));
             while let Some(runs) = stack.pop() {
                 let p = game.position(keys, *cell, runs);
@@ -577,7 +596,31 @@ impl<G: Layered> Search<'_, G> {
                     return;
                 }
             }
-            layer.searched.fetch_add(inside.len(), Relaxed);
+            done.push((index, inside.len()));
+            let positions: usize = done.iter().map(|&(_, positions)| positions).sum();
+            if done.len() >= RETIRE_CELLS || positions >= RETIRE_POSITIONS {
+                self.retire(&mut outbox, &mut done, layer);
+            }
+        }
+    }
+
+    /// Delivers every filing of `outbox`, then retires the cells `done`:
+    /// their piles emptied and their positions counted, each under its
+    /// pile's lock. So a cell whose pile is empty has all its entries out
+    /// filed, and `searched` counts exactly the cells with empty piles
+    /// while every pile is locked (`save_inside`).
+    fn retire(&self, outbox: &mut Outbox, done: &mut Vec<(usize, usize)>, layer: &ThisLayer) {
+        for (shard, batch) in outbox.0.iter_mut().enumerate() {
+            self.deliver(shard, batch);
+        }
+        for (index, positions) in done.drain(..) {
+            let mut pile = layer.cells[index]
+                .1
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            let entries = std::mem::take(&mut *pile);
+            self.held.changed((entries.len(), entries.bytes()), (0, 0));
+            layer.searched.fetch_add(positions, Relaxed);
         }
     }
 }
