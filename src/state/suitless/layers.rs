@@ -113,8 +113,8 @@ pub struct Layer {
     /// Since the search began (or resumed).
     pub elapsed: Duration,
     /// The checkpoint written at its end, or while it was under way, if
-    /// one was due ([`Limits::checkpoint`]), or why it
-    /// could not be: the search goes on either way.
+    /// one was due ([`Limits::checkpoint`]), or why it could not be: the
+    /// search goes on either way.
     pub saved: Option<Result<Saved, String>>,
 }
 
@@ -343,7 +343,11 @@ pub(super) fn search_game<G: Layered>(
                 {
                     let saved = search.save_inside(state, c, &layer, total);
                     last_saved = Instant::now();
-                    let positions = saved.as_ref().map_or(0, |(_, positions)| *positions);
+                    // A save refused counts nothing: the cells retired so far.
+                    let positions = match &saved {
+                        Ok((_, positions)) => *positions,
+                        Err(_) => layer.searched.load(Relaxed),
+                    };
                     progress(&Layer {
                         saved: Some(saved.map(|(saved, _)| saved)),
                         ..figures(false, positions)
