@@ -193,20 +193,6 @@ fn first_slot(hash: u64, slots: usize) -> usize {
     (((hash >> SLOT_SHIFT) as u32 as u64 * slots as u64) >> 32) as usize
 }
 
-/// Asks the processor to start loading the cache line at `at`.
-#[inline]
-fn prefetch_line<T>(at: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint: it reads nothing the program sees
-    // and never faults, whatever the address.
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>(at as *const i8);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = at;
-}
-
 impl Visited {
     /// `capacity`: the most positions this search may store. Reserving
     /// them up front costs address space only (pages are touched as
@@ -303,7 +289,7 @@ impl Visited {
     #[inline]
     pub(super) fn prefetch(&self, hash: u64) {
         let slot = first_slot(hash, self.table.len());
-        prefetch_line(self.table.as_ptr().wrapping_add(slot));
+        crate::memory::prefetch(self.table.as_ptr().wrapping_add(slot));
     }
 
     /// Once the table slots of a key of this [`hash`] are loaded (see
@@ -323,7 +309,7 @@ impl Visited {
     /// Asks the processor to start loading a stored position.
     #[inline]
     pub(super) fn prefetch_entry(&self, index: u32) {
-        prefetch_line(self.entries.as_ptr().wrapping_add(index as usize));
+        crate::memory::prefetch(self.entries.as_ptr().wrapping_add(index as usize));
     }
 
     /// Stores a key, `depth` moves from the deal, at the vacant slot

@@ -918,6 +918,7 @@ fn search_from(
 /// and a checkpoint holds no key beyond them.
 const CELL_BITS: u32 = 56;
 
+mod cell_set;
 mod checkpoint;
 mod followed;
 mod layers;

@@ -52,8 +52,9 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
+use super::cell_set::CellSet;
 use super::checkpoint::{self, Checkpoint, Saved};
 use super::pile::Pile;
 use super::{CELL_BITS, COLUMNS, Game, Moves, Position, Suitless};
@@ -517,8 +518,11 @@ impl<G: Layered> Search<'_, G> {
     /// searched whole, its moves out filed in the higher layers.
     fn cells(&self, layer: &ThisLayer) {
         let (game, keys, refused) = (self.game, self.keys, &self.refused);
-        let mut inside = FxHashSet::<u64>::default();
+        let mut inside = CellSet::default();
         let mut stack: Vec<u64> = Vec::new();
+        // A position's children in its cell, their slots prefetched, added
+        // once all are listed ([`CellSet`]).
+        let mut children = Vec::<u64>::with_capacity(ROOM);
         let stop = |why: End| {
             let mut end = layer.end.lock().unwrap_or_else(|e| e.into_inner());
             if *end == End::Searching {
@@ -586,9 +590,8 @@ impl<G: Layered> Search<'_, G> {
                         return;
                     };
                     if to == *cell {
-                        if inside.insert(runs) {
-                            stack.push(runs);
-                        }
+                        inside.prefetch(runs);
+                        children.push(runs);
                         return;
                     }
                     // Another cell: a higher layer (the module doc).
@@ -598,6 +601,11 @@ impl<G: Layered> Search<'_, G> {
                 });
                 if refused.load(Relaxed) {
                     return;
+                }
+                for runs in children.drain(..) {
+                    if inside.insert(runs) {
+                        stack.push(runs);
+                    }
                 }
             }
             done.push((index, inside.len()));
