@@ -356,16 +356,37 @@ const _: () = assert!(COLUMNS <= 16, "a column a bit of a u16");
 
 impl Spans {
     /// The columns whose run holds a card of rank `r`, a bit each: one
-    /// comparison of all sixteen spans at once (the compiler makes it
-    /// vector instructions), where a table of every rank's columns cost
-    /// a pass over each run's cards.
+    /// comparison of all sixteen spans at once, where a table of every
+    /// rank's columns cost a pass over each run's cards.
     #[inline]
     fn covering(&self, r: u8) -> u16 {
-        let mut bits = 0u16;
-        for i in 0..16 {
-            bits |= u16::from(self.low[i] <= r && r < self.high[i]) << i;
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{
+                __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8,
+                _mm_set1_epi8,
+            };
+            // SAFETY: SSE2 is part of every x86-64 processor; the loads
+            // read the two 16-byte arrays, unaligned loads allowed.
+            unsafe {
+                let rank = _mm_set1_epi8(r as i8);
+                let low = _mm_loadu_si128(self.low.as_ptr() as *const __m128i);
+                let high = _mm_loadu_si128(self.high.as_ptr() as *const __m128i);
+                // `low <= r` is `max(low, r) == r`, `r < high` its
+                // negation for `high`.
+                let from = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(low, rank), rank));
+                let past = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(high, rank), rank));
+                (from & !past) as u16
+            }
         }
-        bits
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let mut bits = 0u16;
+            for i in 0..16 {
+                bits |= u16::from(self.low[i] <= r && r < self.high[i]) << i;
+            }
+            bits
+        }
     }
 }
 

@@ -284,3 +284,29 @@ fn the_game_following_cards_in_layers_finds_what_it_finds_best_first() {
         "{lost} lost, {won} won, {resumed} resumed"
     );
 }
+
+/// A followed card's covering columns, read from all spans at once, are
+/// those whose span holds its rank, asked one by one.
+#[test]
+fn the_spans_cover_a_rank_where_their_runs_hold_it() {
+    let mut rng = 0x5_0A45_u64;
+    let mut next = |below: u64| {
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((rng >> 33) % below) as u8
+    };
+    for _ in 0..2000 {
+        let mut spans = Spans::default();
+        for i in 0..16 {
+            spans.high[i] = next(KING as u64 + 1);
+            spans.low[i] = spans.high[i].saturating_sub(next(KING as u64 + 1));
+        }
+        for r in 0..=KING + 1 {
+            let asked = (0..16).fold(0u16, |bits, i| {
+                bits | u16::from((spans.low[i]..spans.high[i]).contains(&r)) << i
+            });
+            assert_eq!(spans.covering(r), asked, "rank {r}");
+        }
+    }
+}
