@@ -227,7 +227,12 @@ impl Following {
                     .filter(|&c| goes_up(c))
                     .fold(0, |ups, c| ups | 1 << c),
             };
-            for card in (0..CARDS as Card).filter(|&c| ups >> c & 1 == 1) {
+            // Bit by bit, not a walk of the 52 cards: that walk, for each
+            // column of each position, took a sixth of a search in layers.
+            let mut ups = ups;
+            while ups != 0 {
+                let card = ups.trailing_zeros() as Card;
+                ups &= ups - 1;
                 let (mut child, mut fixed) = (*f, fixed_cards);
                 self.up(&mut child, i, card, &mut fixed);
                 settled(child, fixed);
