@@ -354,7 +354,8 @@ pub(super) fn search_game<G: Layered>(
                 {
                     let saved = search.save_inside(state, c, &layer, total);
                     last_saved = Instant::now();
-                    // A save refused counts nothing: the cells retired so far.
+                    // A save refused has no count of its own: report the cells
+                    // retired so far.
                     let positions = match &saved {
                         Ok((_, positions)) => *positions,
                         Err(_) => layer.searched.load(Relaxed),
