@@ -160,10 +160,14 @@ fn report(id: GameId, layer: &SuitlessLayer) {
     let when = if layer.done { "after" } else { "inside" };
     match &layer.saved {
         Some(Ok(saved)) => eprintln!(
-            "{id} checkpoint {when} layer {}: {:.1} MB in {:.1} s",
+            "{id} checkpoint {when} layer {}: {:.1} MB in {:.1} s{}",
             layer.number,
             saved.bytes as f64 / 1e6,
-            saved.took.as_secs_f64()
+            saved.took.as_secs_f64(),
+            match saved.under_way {
+                0 => String::new(),
+                n => format!(", {n} cells under way kept with what they had searched"),
+            }
         ),
         Some(Err(message)) => {
             eprintln!(

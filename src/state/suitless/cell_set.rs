@@ -130,6 +130,17 @@ impl CellSet {
         }
     }
 
+    /// Calls `f` with each entry, in no order.
+    pub(super) fn for_each(&self, mut f: impl FnMut(u64)) {
+        self.slots
+            .iter()
+            .filter(|&&entry| entry != EMPTY)
+            .for_each(|&entry| f(entry));
+        if self.has_empty {
+            f(EMPTY);
+        }
+    }
+
     /// Empties it for the next cell. A table sixteen times larger than
     /// what it held is given back rather than wiped: one cell of hundreds
     /// of millions of positions would otherwise keep its gigabytes, and
@@ -154,7 +165,7 @@ mod tests {
     proptest! {
         /// Inserts answer as the standard set's do, whatever the entries
         /// (near ones, far ones, the empty slot's mark), through growth
-        /// and clears.
+        /// and clears, and the entries listed are the standard set's.
         #[test]
         fn it_holds_what_the_standard_set_holds(
             rounds in prop::collection::vec(
@@ -176,6 +187,11 @@ mod tests {
                     prop_assert_eq!(set.len(), standard.len());
                     prop_assert!(set.len() <= set.capacity());
                 }
+                let mut listed = Vec::new();
+                set.for_each(|entry| listed.push(entry));
+                let each: FxHashSet<u64> = listed.iter().copied().collect();
+                prop_assert_eq!(listed.len(), each.len());
+                prop_assert_eq!(each, standard);
             }
         }
     }

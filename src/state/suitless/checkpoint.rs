@@ -21,6 +21,14 @@
 //! cells retired's (`layers.rs`, `save_inside`). Cells never file entries
 //! in their own layer, so those cells left are whole.
 //!
+//! A single cell can take an hour too (layer 33 of that game), and a
+//! process killed in it lost that hour. So a cell under way is saved
+//! with its search: the positions it has searched (their moves out all
+//! filed first) beside those it has still to search, which take the
+//! place of its entries; resumed, it goes on from there. The searched
+//! ones are a second pile under the same cell, its key marked
+//! [`UNDER_WAY`].
+//!
 //! The file: a header naming the format, the game's fingerprint (its
 //! columns' cards, its rules and its start: a checkpoint resumes only
 //! its own game), the next layer and the positions counted; then every
@@ -47,7 +55,8 @@ pub struct Checkpoint<'a> {
     /// The least time between two saves: a save comes at the end of the
     /// first layer done that long after the last save (or the start),
     /// or, in a layer that runs past it, within a second, the layer going
-    /// on (its cells under way searched again when resumed).
+    /// on (its cells under way kept with the positions they had searched,
+    /// and resumed from there).
     pub every: Duration,
     /// The largest file allowed (`--spill-max` for `-search --spill`):
     /// a save that would pass it is not written, and the last one stays.
@@ -61,6 +70,8 @@ pub struct Saved {
     pub bytes: u64,
     /// The time writing it took.
     pub took: Duration,
+    /// Cells under way saved with the positions they had searched.
+    pub under_way: usize,
 }
 
 /// A checkpoint read back, for its game: what resumes a search
@@ -93,7 +104,19 @@ impl Resumed {
     /// The entries waiting in the file, repeats among a pile's loose
     /// members counted.
     pub fn waiting(&self) -> usize {
-        self.cells.iter().map(|(_, _, pile)| pile.len()).sum()
+        self.cells
+            .iter()
+            .filter(|(_, cell, _)| cell & UNDER_WAY == 0)
+            .map(|(_, _, pile)| pile.len())
+            .sum()
+    }
+
+    /// The cells saved under way, with positions searched.
+    pub fn under_way(&self) -> usize {
+        self.cells
+            .iter()
+            .filter(|(_, cell, _)| cell & UNDER_WAY != 0)
+            .count()
     }
 
     /// The checkpoint at `path`, if it is one of `state`'s suitless
@@ -120,10 +143,11 @@ impl Resumed {
         input
             .read_exact(&mut magic)
             .ok()
-            .filter(|_| magic == MAGIC)
+            .filter(|_| magic == MAGIC || magic == MAGIC_BEFORE)
             .ok_or_else(|| {
                 format!("{shown} is not a checkpoint of the suitless search in layers")
             })?;
+        let marks = magic == MAGIC;
         let damaged = |e: io::Error| match e.kind() {
             io::ErrorKind::OutOfMemory => format!("{shown}: not memory enough to read it back"),
             io::ErrorKind::UnexpectedEof => format!("{shown} is cut short"),
@@ -137,7 +161,7 @@ impl Resumed {
         }
         let (layer, total) = (read_u64(&mut input), read_u64(&mut input));
         let (layer, total) = (layer.map_err(damaged)?, total.map_err(damaged)?);
-        let cells = read_cells(&mut input, layer).map_err(damaged)?;
+        let cells = read_cells(&mut input, layer, marks).map_err(damaged)?;
         // A save is made only with entries waiting (`layers.rs`).
         if cells.is_empty() {
             return Err(damaged(invalid("no cell waiting")));
@@ -163,7 +187,17 @@ impl Resumed {
 }
 
 /// The file's first bytes: its format, and its version.
-const MAGIC: &[u8] = b"xpat-solver: suitless search in layers, checkpoint 1\n";
+const MAGIC: &[u8] = b"xpat-solver: suitless search in layers, checkpoint 2\n";
+
+/// The version before cells under way were saved (no key marked
+/// [`UNDER_WAY`]): still read.
+const MAGIC_BEFORE: &[u8] = b"xpat-solver: suitless search in layers, checkpoint 1\n";
+
+/// The mark on a cell's key whose pile holds the positions it has
+/// searched, in a cell saved under way (the module doc): above every
+/// cell's bits (`CELL_BITS`), so it comes after the unmarked cells of
+/// its layer in the file's order.
+pub(super) const UNDER_WAY: u64 = 1 << 63;
 
 /// The mark after the last cell, before the checksum.
 const END: &[u8] = b"end\n";
@@ -222,6 +256,7 @@ pub(super) fn write(
             )
         })?;
     let fail = |e: io::Error| format!("cannot write {shown}: {e}");
+    let mut under_way = 0;
     {
         let file = Bounded {
             inner: temp.as_file_mut(),
@@ -234,6 +269,7 @@ pub(super) fn write(
         out.write_all(&(layer as u64).to_le_bytes()).map_err(fail)?;
         out.write_all(&(total as u64).to_le_bytes()).map_err(fail)?;
         cells(&mut |layer, cell, pile| {
+            under_way += usize::from(cell & UNDER_WAY != 0);
             out.write_all(&(layer as u64).to_le_bytes())?;
             out.write_all(&cell.to_le_bytes())?;
             pile.write_to(&mut out)
@@ -252,6 +288,7 @@ pub(super) fn write(
     Ok(Saved {
         bytes,
         took: began.elapsed(),
+        under_way,
     })
 }
 
@@ -264,8 +301,14 @@ fn directory(path: &Path) -> PathBuf {
 }
 
 /// The cells of a file, up to the mark after the last: each in a layer
-/// from `first` on, in increasing order of layer and cell (so none twice).
-fn read_cells(input: &mut impl Read, first: u64) -> io::Result<Vec<(usize, u64, Pile)>> {
+/// from `first` on, in increasing order of layer and cell (so none twice);
+/// with `marks`, the positions searched of cells under way too, in
+/// `first` only, each after its cell.
+fn read_cells(
+    input: &mut impl Read,
+    first: u64,
+    marks: bool,
+) -> io::Result<Vec<(usize, u64, Pile)>> {
     let mut cells = Vec::new();
     let mut last = None;
     loop {
@@ -274,9 +317,25 @@ fn read_cells(input: &mut impl Read, first: u64) -> io::Result<Vec<(usize, u64, 
             return Ok(cells);
         }
         let cell = read_u64(input)?;
-        if layer < first || layer > 2 * crate::cards::CARDS as u64 || cell >= 1 << super::CELL_BITS
+        let marked = cell & UNDER_WAY != 0;
+        if layer < first
+            || layer > 2 * crate::cards::CARDS as u64
+            || cell & !UNDER_WAY >= 1 << super::CELL_BITS
+            || (marked && (!marks || layer != first))
         {
             return Err(invalid("a cell out of range"));
+        }
+        // The cell's own pile came before, in the same layer: the file's
+        // cells are sorted by key, every unmarked one first.
+        if marked
+            && cells
+                .binary_search_by_key(
+                    &(first as usize, cell & !UNDER_WAY),
+                    |c: &(usize, u64, Pile)| (c.0, c.1),
+                )
+                .is_err()
+        {
+            return Err(invalid("positions searched of a cell that is not saved"));
         }
         if last.is_some_and(|last| last >= (layer, cell)) {
             return Err(invalid("cells out of order"));

@@ -89,6 +89,27 @@ const RETIRE_POSITIONS: usize = 1 << 16;
 /// how late a save due comes.
 const TICK: Duration = Duration::from_secs(1);
 
+/// The longest a save inside a layer waits for its threads to keep their
+/// cells under way (a copy of a cell's positions: some seconds for a
+/// hundred million); one that answers later is saved as it last was.
+const ANSWER_WITHIN: Duration = Duration::from_secs(120);
+
+/// Counts a thread among those searching a layer's cells while it lives.
+struct Running<'a>(&'a AtomicUsize);
+
+impl Running<'_> {
+    fn count(running: &AtomicUsize) -> Running<'_> {
+        running.fetch_add(1, Relaxed);
+        Running(running)
+    }
+}
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Relaxed);
+    }
+}
+
 /// [`Limits::every`] for a person watching: a line rewritten each second.
 pub const EVERY: Duration = Duration::from_secs(1);
 
@@ -189,19 +210,31 @@ impl Shards {
     /// end keeps one thread on it alone (BakersDozen.191326999's layer
     /// 32 has cells of more than 50 minutes). Entries are what is known
     /// of a cell before it is searched; larger cells tend to have more.
-    fn take(&self) -> Vec<(u64, Mutex<Pile>)> {
-        let mut cells: Vec<(u64, Pile)> = self
+    /// A cell saved under way (`checkpoint.rs`) comes with the positions
+    /// it had searched, taken from `searched`, and counts them too.
+    fn take(&self, searched: &mut FxHashMap<u64, Pile>) -> Vec<TakenCell> {
+        let mut cells: Vec<(u64, Pile, Option<Pile>)> = self
             .0
             .iter()
             .flat_map(|shard| std::mem::take(&mut *shard.lock().unwrap_or_else(|e| e.into_inner())))
+            .map(|(cell, pile)| (cell, pile, searched.remove(&cell)))
             .collect();
-        cells.sort_by_key(|(cell, pile)| (std::cmp::Reverse(pile.len()), *cell));
+        cells.sort_by_key(|(cell, pile, searched)| {
+            let size = pile.len() + searched.as_ref().map_or(0, Pile::len);
+            (std::cmp::Reverse(size), *cell)
+        });
         cells
             .into_iter()
-            .map(|(cell, pile)| (cell, Mutex::new(pile)))
+            .map(|(cell, pile, searched)| (cell, Mutex::new(pile), Mutex::new(searched)))
             .collect()
     }
 }
+
+/// A cell of the layer under way: its key, its entries (once it is saved
+/// under way, the positions it has still to search), and the positions
+/// it has searched, if it was saved under way (`checkpoint.rs`). Locked
+/// in that order.
+type TakenCell = (u64, Mutex<Pile>, Mutex<Option<Pile>>);
 
 /// The shard of a cell: the top bits of a multiplicative hash.
 fn shard(cell: u64) -> usize {
@@ -259,6 +292,7 @@ pub(super) fn search_game<G: Layered>(
         limits,
         refused: AtomicBool::new(false),
         held: Held::default(),
+        searched: Mutex::default(),
     };
     let (first, mut total) = match from {
         None => {
@@ -276,6 +310,11 @@ pub(super) fn search_game<G: Layered>(
         }
         Some((first, total, cells)) => {
             for (number, cell, pile) in cells {
+                if cell & checkpoint::UNDER_WAY != 0 {
+                    let mut searched = search.searched.lock().unwrap_or_else(|e| e.into_inner());
+                    searched.insert(cell & !checkpoint::UNDER_WAY, pile);
+                    continue;
+                }
                 search.held.changed((0, 0), (pile.len(), pile.bytes()));
                 search.layers[number].0[shard(cell)]
                     .lock()
@@ -291,7 +330,8 @@ pub(super) fn search_game<G: Layered>(
         if (limits.stopped)() {
             return Suitless::Open { positions: total };
         }
-        let cells = search.layers[number].take();
+        let cells = search.layers[number]
+            .take(&mut search.searched.lock().unwrap_or_else(|e| e.into_inner()));
         if cells.is_empty() {
             continue;
         }
@@ -301,6 +341,9 @@ pub(super) fn search_game<G: Layered>(
             next: AtomicUsize::new(0),
             searched: AtomicUsize::new(0),
             end: Mutex::new(End::Searching),
+            asked: AtomicUsize::new(0),
+            answered: AtomicUsize::new(0),
+            running: AtomicUsize::new(0),
         };
         let figures = |done: bool, positions: usize| Layer {
             number,
@@ -344,12 +387,11 @@ pub(super) fn search_game<G: Layered>(
                 return search.cells(&layer);
             }
             // Awake at least each second, to save when a save is due
-            // (however seldom the layer is reported), once a cell of
-            // it is done: a save at a layer's start is the save at the
-            // previous one's end.
+            // (however seldom the layer is reported), once a cell of it
+            // is taken.
             let mut reported = Instant::now();
             while let Err(RecvTimeoutError::Timeout) = ended.recv_timeout(limits.every.min(TICK)) {
-                if layer.searched.load(Relaxed) > 0
+                if layer.next.load(Relaxed) > 0
                     && let Some(c) = due(last_saved)
                 {
                     let saved = search.save_inside(state, c, &layer, total);
@@ -357,13 +399,15 @@ pub(super) fn search_game<G: Layered>(
                     // A save refused has no count of its own: report the cells
                     // retired so far.
                     let positions = match &saved {
-                        Ok((_, positions)) => *positions,
-                        Err(_) => layer.searched.load(Relaxed),
+                        Some(Ok((_, positions))) => *positions,
+                        _ => layer.searched.load(Relaxed),
                     };
-                    progress(&Layer {
-                        saved: Some(saved.map(|(saved, _)| saved)),
-                        ..figures(false, positions)
-                    });
+                    if let Some(saved) = saved {
+                        progress(&Layer {
+                            saved: Some(saved.map(|(saved, _)| saved)),
+                            ..figures(false, positions)
+                        });
+                    }
                 }
                 if reported.elapsed() >= limits.every {
                     reported = Instant::now();
@@ -409,19 +453,28 @@ struct Search<'a, G> {
     refused: AtomicBool,
     /// Entries filed and not yet taken.
     held: Held,
+    /// The positions searched of cells resumed under way, by cell, until
+    /// their layer takes them.
+    searched: Mutex<FxHashMap<u64, Pile>>,
 }
 
 /// The layer under way.
 struct ThisLayer<'a> {
     number: usize,
     /// Each taken once, by one thread, and emptied.
-    cells: &'a [(u64, Mutex<Pile>)],
+    cells: &'a [TakenCell],
     /// The first cell no thread has taken.
     next: AtomicUsize,
     /// Positions searched in the cells done: those whose piles are
     /// emptied (`Search::retire`), counted under their locks.
     searched: AtomicUsize,
     end: Mutex<End>,
+    /// Saves inside the layer that asked the threads to keep their cells
+    /// under way (`Search::keep_under_way`), and the threads that have
+    /// answered the last one, of those `running` (in `Search::cells`).
+    asked: AtomicUsize,
+    answered: AtomicUsize,
+    running: AtomicUsize,
 }
 
 impl<G: Layered> Search<'_, G> {
@@ -435,15 +488,15 @@ impl<G: Layered> Search<'_, G> {
         checkpoint: Checkpoint,
         first: usize,
         total: usize,
-        under_way: Option<Vec<(u64, MutexGuard<Pile>)>>,
+        under_way: Option<Vec<(u64, &Pile)>>,
     ) -> Result<Saved, String> {
         let (path, most) = (checkpoint.path, checkpoint.most_bytes);
         let higher = first + usize::from(under_way.is_some());
         checkpoint::write(state, self.cards, path, most, first, total, |write| {
             if let Some(mut piles) = under_way {
                 piles.sort_unstable_by_key(|&(cell, _)| cell);
-                for (cell, pile) in &piles {
-                    write(first, *cell, pile)?;
+                for &(cell, pile) in &piles {
+                    write(first, cell, pile)?;
                 }
             }
             for (number, layer) in self.layers.iter().enumerate().skip(higher) {
@@ -476,24 +529,57 @@ impl<G: Layered> Search<'_, G> {
     /// before the layers above are written (`retire`). Entries filed by
     /// cells not retired may be written too: positions those cells lead
     /// to, found again when they are searched again, counted once.
-    /// Returns the save and the positions of the layer it counts.
+    ///
+    /// The threads are first asked to keep their cells under way (each
+    /// at its next position, `keep_under_way`), and waited for a while:
+    /// a cell kept is saved with the positions it has searched, and goes
+    /// on from there when resumed, instead of from its start.
+    /// Returns the save and the positions of the layer it counts; `None`
+    /// where it would save nothing new (no cell retired, none kept).
     fn save_inside(
         &self,
         state: &State,
         checkpoint: Checkpoint,
         layer: &ThisLayer,
         total: usize,
-    ) -> Result<(Saved, usize), String> {
-        let piles: Vec<(u64, MutexGuard<Pile>)> = layer
+    ) -> Option<Result<(Saved, usize), String>> {
+        layer.answered.store(0, Relaxed);
+        layer.asked.fetch_add(1, Relaxed);
+        let asked = Instant::now();
+        while layer.answered.load(Relaxed) < layer.running.load(Relaxed)
+            && asked.elapsed() < ANSWER_WITHIN
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let piles: Vec<(u64, MutexGuard<Pile>, MutexGuard<Option<Pile>>)> = layer
             .cells
             .iter()
-            .map(|(cell, pile)| (*cell, pile.lock().unwrap_or_else(|e| e.into_inner())))
+            .map(|(cell, pile, searched)| {
+                let pile = pile.lock().unwrap_or_else(|e| e.into_inner());
+                (
+                    *cell,
+                    pile,
+                    searched.lock().unwrap_or_else(|e| e.into_inner()),
+                )
+            })
             .collect();
         let searched = layer.searched.load(Relaxed);
-        let left = piles
-            .into_iter()
-            .filter(|(_, pile)| pile.len() > 0)
-            .collect();
+        let mut left: Vec<(u64, &Pile)> = Vec::new();
+        for (cell, pile, kept) in &piles {
+            if pile.len() > 0 {
+                left.push((*cell, pile));
+                if let Some(kept) = kept.as_ref() {
+                    left.push((cell | checkpoint::UNDER_WAY, kept));
+                }
+            }
+        }
+        if searched == 0
+            && left
+                .iter()
+                .all(|(cell, _)| cell & checkpoint::UNDER_WAY == 0)
+        {
+            return None;
+        }
         let saved = self.save(
             state,
             checkpoint,
@@ -501,7 +587,59 @@ impl<G: Layered> Search<'_, G> {
             total + searched,
             Some(left),
         );
-        saved.map(|saved| (saved, searched))
+        Some(saved.map(|saved| (saved, searched)))
+    }
+
+    /// Cell `index` of `layer`, under way, kept as it stands, for a save
+    /// inside the layer (the threads asked by `save_inside`): its moves
+    /// out filed, then the positions it has still to search (`stack` and
+    /// `popped`) in place of its entries, and those it has searched (the
+    /// rest of `inside`) beside them. Where nothing is searched yet, or
+    /// memory for the copies is refused, the cell stays as it was (its
+    /// entries, or what it last kept): the save then resumes it from
+    /// there, as true as before. False where nothing is searched yet: the
+    /// thread asks again at its next position, and answers the save at
+    /// its cell's end if not before.
+    fn keep_under_way(
+        &self,
+        layer: &ThisLayer,
+        index: usize,
+        inside: &CellSet,
+        (stack, popped): (&[u64], u64),
+        outbox: &mut Outbox,
+    ) -> bool {
+        if inside.len() <= stack.len() + 1 {
+            return false;
+        }
+        for (shard, batch) in outbox.0.iter_mut().enumerate() {
+            self.deliver(shard, batch);
+        }
+        let mut left = Vec::new();
+        if left.try_reserve_exact(stack.len() + 1).is_err() {
+            return true;
+        }
+        left.extend_from_slice(stack);
+        left.push(popped);
+        left.sort_unstable();
+        let (mut to_search, mut searched) = (Pile::default(), Pile::default());
+        let mut refused = left.iter().any(|&runs| to_search.add(runs).is_err());
+        inside.for_each(|runs| {
+            if !refused && left.binary_search(&runs).is_err() {
+                refused = searched.add(runs).is_err();
+            }
+        });
+        if refused {
+            return true;
+        }
+        let (_, pile, kept) = &layer.cells[index];
+        let mut pile = pile.lock().unwrap_or_else(|e| e.into_inner());
+        self.held.changed(
+            (pile.len(), pile.bytes()),
+            (to_search.len(), to_search.bytes()),
+        );
+        *pile = to_search;
+        *kept.lock().unwrap_or_else(|e| e.into_inner()) = Some(searched);
+        true
     }
 
     /// Files `runs` under `cell` in layer `number`, by way of `outbox`.
@@ -541,6 +679,8 @@ impl<G: Layered> Search<'_, G> {
             }
         };
         let ended = || *layer.end.lock().unwrap_or_else(|e| e.into_inner()) != End::Searching;
+        let _running = Running::count(&layer.running);
+        let mut answered = layer.asked.load(Relaxed);
         let mut since_asked = 0usize;
         let mut outbox = Outbox::new();
         // Cells searched whose entries out may still be in the outbox:
@@ -548,7 +688,7 @@ impl<G: Layered> Search<'_, G> {
         let mut done = Vec::<(usize, usize)>::new();
         loop {
             let index = layer.next.fetch_add(1, Relaxed);
-            let Some((cell, pile)) = layer.cells.get(index) else {
+            let Some((cell, pile, searched)) = layer.cells.get(index) else {
                 return self.retire(&mut outbox, &mut done, layer);
             };
             inside.clear();
@@ -557,11 +697,20 @@ impl<G: Layered> Search<'_, G> {
                 // Read, not taken: the pile stays for a save until its
                 // cell is retired.
                 let entries = pile.lock().unwrap_or_else(|e| e.into_inner());
-                if inside.try_reserve(entries.len()).is_err()
+                let searched = searched.lock().unwrap_or_else(|e| e.into_inner());
+                let before = searched.as_ref().map_or(0, Pile::len);
+                if inside.try_reserve(entries.len() + before).is_err()
                     || stack.try_reserve(entries.len()).is_err()
                 {
                     refused.store(true, Relaxed);
                     return;
+                }
+                // A cell saved under way: what it had searched is known,
+                // its moves out filed; it goes on with the rest.
+                if let Some(searched) = searched.as_ref() {
+                    searched.for_each(|runs| {
+                        inside.insert(runs);
+                    });
                 }
                 entries.for_each(|runs| {
                     if inside.insert(runs) {
@@ -571,6 +720,13 @@ impl<G: Layered> Search<'_, G> {
             }
             let fixed_cards = game.game().fixed_cards(&keys.position(*cell, 0));
             while let Some(runs) = stack.pop() {
+                let asked = layer.asked.load(Relaxed);
+                if asked != answered
+                    && self.keep_under_way(layer, index, &inside, (&stack, runs), &mut outbox)
+                {
+                    answered = asked;
+                    layer.answered.fetch_add(1, Relaxed);
+                }
                 let p = game.position(keys, *cell, runs);
                 if G::suitless(&p).won() {
                     return stop(End::Won);
@@ -619,6 +775,13 @@ impl<G: Layered> Search<'_, G> {
                     }
                 }
             }
+            // A save that asked during the cell, answered at its end if
+            // nothing was kept.
+            let asked = layer.asked.load(Relaxed);
+            if asked != answered {
+                answered = asked;
+                layer.answered.fetch_add(1, Relaxed);
+            }
             done.push((index, inside.len()));
             let positions: usize = done.iter().map(|&(_, positions)| positions).sum();
             if done.len() >= RETIRE_CELLS || positions >= RETIRE_POSITIONS {
@@ -637,10 +800,9 @@ impl<G: Layered> Search<'_, G> {
             self.deliver(shard, batch);
         }
         for (index, positions) in done.drain(..) {
-            let mut pile = layer.cells[index]
-                .1
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
+            let (_, pile, searched) = &layer.cells[index];
+            let mut pile = pile.lock().unwrap_or_else(|e| e.into_inner());
+            *searched.lock().unwrap_or_else(|e| e.into_inner()) = None;
             let entries = std::mem::take(&mut *pile);
             self.held.changed((entries.len(), entries.bytes()), (0, 0));
             layer.searched.fetch_add(positions, Relaxed);
@@ -802,11 +964,11 @@ mod tests {
             shards.file(shard(cell), &batch, &held, &refused);
         }
         let taken: Vec<usize> = shards
-            .take()
+            .take(&mut FxHashMap::default())
             .iter()
-            .map(|(_, pile)| pile.lock().unwrap().len())
+            .map(|(_, pile, _)| pile.lock().unwrap().len())
             .collect();
         assert_eq!(taken, [250, 40, 17, 17, 8, 3, 1]);
-        assert!(shards.take().is_empty());
+        assert!(shards.take(&mut FxHashMap::default()).is_empty());
     }
 }

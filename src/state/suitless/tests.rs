@@ -502,9 +502,10 @@ fn a_search_resumed_from_its_checkpoints_is_the_search_run_straight() {
 /// A layer saved in its middle while its threads go on, the search
 /// stopped right after and resumed from that save, five times, ends as
 /// the search run straight does, with the same count of positions; each
-/// save counts the positions of the cells done: under forced and complete
-/// rules (few, large cells), on two threads. (A layer of hours is then
-/// not started again when its process is killed.)
+/// save counts the positions of the cells done (or keeps cells under way,
+/// the next test's subject): under forced and complete rules (few, large
+/// cells), on two threads. (A layer of hours is then not started again
+/// when its process is killed.)
 #[test]
 fn a_search_resumed_from_saves_inside_layers_is_the_search_run_straight() {
     use crate::foundation::Foundation;
@@ -539,7 +540,9 @@ fn a_search_resumed_from_saves_inside_layers_is_the_search_run_straight() {
             let mut progress = |layer: &Layer| {
                 if let (false, Some(saved)) = (layer.done, &layer.saved) {
                     assert!(saved.as_ref().is_ok_and(|s| s.bytes > 0), "{saved:?}");
-                    assert!(layer.positions > 0, "{layer:?}");
+                    // Something new: cells retired, or cells under way kept.
+                    let cells_kept = saved.as_ref().map_or(0, |s| s.under_way);
+                    assert!(layer.positions > 0 || cells_kept > 0, "{layer:?}");
                     // Kept as it is: the layer may end, and be saved at
                     // its end, before its threads see the stop.
                     if !saved_inside {
@@ -564,6 +567,91 @@ fn a_search_resumed_from_saves_inside_layers_is_the_search_run_straight() {
             next = Some(resumed);
         };
         assert_eq!((runs, inside), (6, 5));
+        assert_eq!(found, whole, "\n{state}");
+    }
+}
+
+/// A save inside a layer that kept cells under way with the positions
+/// they had searched, the search stopped right after and resumed from
+/// it, ends as the search run straight does, with the same count of
+/// positions (a cell resumed from its entries alone, what it had
+/// searched forgotten, would count fewer): under forced and complete
+/// rules (under free rules bd.1865's cells hold a position or two), on
+/// two threads. (A cell of an hour is then not
+/// started again when its process is killed.)
+#[test]
+fn a_search_resumed_with_cells_under_way_is_the_search_run_straight() {
+    use crate::foundation::Foundation;
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    let dir = tempfile::tempdir().unwrap();
+    let (path, kept) = (dir.path().join("saved"), dir.path().join("kept"));
+    let under = |foundation, seed| State::new(&test_deal("bd", seed).with_foundation(foundation));
+    for state in [
+        test_state("bd", 78829),
+        under(Foundation::Xpat2, 1865),
+        under(Foundation::Xpat2, 78829),
+    ] {
+        let whole = in_layers_with(&state, 1);
+        let stop = AtomicBool::new(false);
+        let stopped = || stop.load(Relaxed);
+        // Due at every instant: each save inside a layer asks its
+        // threads to keep their cells.
+        let limits = LayerLimits {
+            every: Duration::ZERO,
+            ..saving_each_layer(2, &path, &stopped)
+        };
+        let mut progress = |layer: &Layer| {
+            if let (false, Some(Ok(saved)), false) = (layer.done, &layer.saved, stop.load(Relaxed))
+                && saved.under_way > 0
+            {
+                std::fs::copy(&path, &kept).unwrap();
+                stop.store(true, Relaxed);
+            }
+        };
+        // Whether a save finds a cell with positions searched depends on
+        // the threads' timing (small cells end between two saves): a
+        // few runs at most.
+        for _ in 0..20 {
+            if in_layers(&state, &limits, &mut progress).is_lost() {
+                continue;
+            }
+            break;
+        }
+        assert!(stop.load(Relaxed), "no cell kept under way in 20 runs");
+        let resumed = Resumed::read(&state, &kept).unwrap();
+        assert!(resumed.under_way() > 0);
+        // Each cell kept: the positions searched and those left to search
+        // are apart, and both there.
+        let members = |pile: &pile::Pile| {
+            let mut all = Vec::new();
+            pile.for_each(|runs| all.push(runs));
+            all.sort_unstable();
+            all.dedup();
+            all
+        };
+        for (layer, cell, searched) in &resumed.cells {
+            if cell & checkpoint::UNDER_WAY == 0 {
+                continue;
+            }
+            let (_, _, left) = resumed
+                .cells
+                .iter()
+                .find(|(l, c, _)| l == layer && *c == cell & !checkpoint::UNDER_WAY)
+                .expect("the cell kept is saved");
+            let (searched, left) = (members(searched), members(left));
+            assert!(!searched.is_empty() && !left.is_empty());
+            assert!(
+                searched
+                    .iter()
+                    .all(|runs| left.binary_search(runs).is_err())
+            );
+        }
+        stop.store(false, Relaxed);
+        let unsaved = LayerLimits {
+            checkpoint: None,
+            ..saving_each_layer(2, &path, &stopped)
+        };
+        let found = resumed_in_layers(resumed, &unsaved, &mut |_| {});
         assert_eq!(found, whole, "\n{state}");
     }
 }
