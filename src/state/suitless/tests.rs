@@ -715,3 +715,39 @@ fn a_checkpoint_is_refused_unless_whole_and_of_its_game() {
     );
     assert!(Resumed::read(&state, &dir.path().join("none")).is_err());
 }
+
+/// The positions searched of a cell saved under way are read only for a
+/// cell of the layer under way that the file holds: one for a cell it
+/// does not hold, or in a higher layer, is refused; one beside its cell
+/// is read, and not counted among the entries waiting.
+#[test]
+fn positions_searched_are_read_only_beside_their_cell() {
+    let state = test_state("bd", 78829);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("saved");
+    let pile = |members: &[u64]| {
+        let mut pile = pile::Pile::default();
+        members.iter().for_each(|&m| pile.add(m).unwrap());
+        pile
+    };
+    let (left, searched) = (pile(&[3, 9]), pile(&[1, 4, 7]));
+    let marked = checkpoint::UNDER_WAY;
+    let save = |cells: &[(usize, u64, &pile::Pile)]| {
+        checkpoint::write(&state, 0, &path, u64::MAX, 5, 100, |write| {
+            cells
+                .iter()
+                .try_for_each(|&(layer, cell, pile)| write(layer, cell, pile))
+        })
+        .unwrap();
+        Resumed::read(&state, &path)
+    };
+    let read = save(&[(5, 2, &left), (5, 2 | marked, &searched), (6, 8, &left)]).unwrap();
+    assert_eq!((read.waiting(), read.under_way()), (4, 1));
+    for cells in [
+        [(5, 2, &left), (5, 3 | marked, &searched), (6, 8, &left)],
+        [(5, 2, &left), (6, 8, &left), (6, 8 | marked, &searched)],
+    ] {
+        let refused = save(&cells).err().unwrap();
+        assert!(refused.contains("damaged"), "{refused}");
+    }
+}
