@@ -166,6 +166,7 @@ fn report(id: GameId, layer: &SuitlessLayer) {
             saved.took.as_secs_f64(),
             match saved.under_way {
                 0 => String::new(),
+                1 => ", 1 cell under way kept with what it had searched".to_string(),
                 n => format!(", {n} cells under way kept with what they had searched"),
             }
         ),
