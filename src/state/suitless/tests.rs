@@ -440,6 +440,18 @@ fn saving_each_layer<'a>(
     }
 }
 
+/// Limits of a search in layers on two threads, awake and due to save
+/// to `path` at every instant, inside its layers too.
+fn saving_at_every_instant<'a>(
+    path: &'a std::path::Path,
+    stopped: &'a (dyn Fn() -> bool + Sync),
+) -> LayerLimits<'a> {
+    LayerLimits {
+        every: Duration::ZERO,
+        ..saving_each_layer(2, path, stopped)
+    }
+}
+
 /// A search in layers stopped after a layer and resumed from its
 /// checkpoint, again and again, ends as the search run straight does,
 /// with the same count of positions: under forced, free and complete
@@ -517,12 +529,8 @@ fn a_search_resumed_from_saves_inside_layers_is_the_search_run_straight() {
         let whole = in_layers_with(&state, 1);
         let stop = AtomicBool::new(false);
         let stopped = || stop.load(Relaxed);
-        // Awake and due at every instant: a layer of more than a few
-        // cells is saved in its middle.
-        let limits = LayerLimits {
-            every: Duration::ZERO,
-            ..saving_each_layer(2, &path, &stopped)
-        };
+        // A layer of more than a few cells is saved in its middle.
+        let limits = saving_at_every_instant(&path, &stopped);
         // The last run unsaved: saved, it would save at every instant.
         let unsaved = LayerLimits {
             checkpoint: None,
@@ -594,12 +602,8 @@ fn a_search_resumed_with_cells_under_way_is_the_search_run_straight() {
         let whole = in_layers_with(&state, 1);
         let stop = AtomicBool::new(false);
         let stopped = || stop.load(Relaxed);
-        // Due at every instant: each save inside a layer asks its
-        // threads to keep their cells.
-        let limits = LayerLimits {
-            every: Duration::ZERO,
-            ..saving_each_layer(2, &path, &stopped)
-        };
+        // Each save inside a layer asks its threads to keep their cells.
+        let limits = saving_at_every_instant(&path, &stopped);
         let mut progress = |layer: &Layer| {
             if let (false, Some(Ok(saved)), false) = (layer.done, &layer.saved, stop.load(Relaxed))
                 && saved.under_way > 0
