@@ -40,9 +40,9 @@ use xpat_solver::deal::Deal;
 use xpat_solver::foundation::Foundation;
 use xpat_solver::rules::GameId;
 use xpat_solver::state::{
-    SUITLESS_EVERY, SUITLESS_MOST_FOLLOWED, State, Suitless, SuitlessCheckpoint, SuitlessLayer,
-    SuitlessLimits, SuitlessResumed, suitless, suitless_followed, suitless_followed_in_layers,
-    suitless_resumed_in_layers,
+    SUITLESS_EVERY, SUITLESS_LEAN_FROM, SUITLESS_MOST_FOLLOWED, State, Suitless,
+    SuitlessCheckpoint, SuitlessLayer, SuitlessLimits, SuitlessResumed, suitless,
+    suitless_followed, suitless_followed_in_layers, suitless_resumed_in_layers,
 };
 
 /// The binary's allocator (huge pages for the big tables; the spare).
@@ -83,6 +83,7 @@ fn main() -> ExitCode {
                     stopped: &|| false,
                     every: SUITLESS_EVERY,
                     checkpoint,
+                    lean_from: SUITLESS_LEAN_FROM,
                 };
                 // A layer of a large game takes an hour (bd.1649's 25th
                 // under complete rules): a log shows it under way every

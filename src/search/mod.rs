@@ -602,6 +602,7 @@ pub(super) fn lost_in_suitless_game(
         stopped: &stopped,
         every: crate::state::SUITLESS_EVERY,
         checkpoint,
+        lean_from: crate::state::SUITLESS_LEAN_FROM,
     };
     let mut show = progress;
     let mut unsaved = None;

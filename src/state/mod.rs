@@ -51,11 +51,11 @@ pub use moves::{Dest, Illegal, Move};
 pub use pairs::{Pairs, Triples};
 pub use suitless::MOST_FOLLOWED as SUITLESS_MOST_FOLLOWED;
 pub use suitless::{
-    Checkpoint as SuitlessCheckpoint, LAYER_EVERY as SUITLESS_EVERY, Layer as SuitlessLayer,
-    LayerLimits as SuitlessLimits, Memo as SuitlessMemo, Resumed as SuitlessResumed,
-    Saved as SuitlessSaved, Suitless, followed_in_layers as suitless_followed_in_layers,
-    in_layers as suitless_in_layers, resumed_in_layers as suitless_resumed_in_layers, suitless,
-    suitless_followed,
+    Checkpoint as SuitlessCheckpoint, LAYER_EVERY as SUITLESS_EVERY,
+    LEAN_FROM as SUITLESS_LEAN_FROM, Layer as SuitlessLayer, LayerLimits as SuitlessLimits,
+    Memo as SuitlessMemo, Resumed as SuitlessResumed, Saved as SuitlessSaved, Suitless,
+    followed_in_layers as suitless_followed_in_layers, in_layers as suitless_in_layers,
+    resumed_in_layers as suitless_resumed_in_layers, suitless, suitless_followed,
 };
 pub use written::{as_replayed, free_form, searched_from, written_out, written_out_from};
 

@@ -925,7 +925,7 @@ mod layers;
 mod pile;
 pub use checkpoint::{Checkpoint, Resumed, Saved};
 pub use followed::{MOST_FOLLOWED, suitless_followed};
-pub use layers::{EVERY as LAYER_EVERY, Layer, Limits as LayerLimits};
+pub use layers::{EVERY as LAYER_EVERY, LEAN_FROM, Layer, Limits as LayerLimits};
 
 #[cfg(test)]
 mod tests;

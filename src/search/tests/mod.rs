@@ -574,6 +574,7 @@ fn a_suitless_proof_resumes_from_its_save() {
                 every: Duration::ZERO,
                 most_bytes: u64::MAX,
             }),
+            lean_from: crate::state::SUITLESS_LEAN_FROM,
         };
         let state = State::new(&deal("bd", seed));
         suitless_in_layers(&state, &layers, &mut |layer| {

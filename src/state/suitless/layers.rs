@@ -56,7 +56,7 @@ use rustc_hash::FxHashMap;
 
 use super::cell_set::CellSet;
 use super::checkpoint::{self, Checkpoint, Saved};
-use super::pile::Pile;
+use super::pile::{Packer, Pile};
 use super::{CELL_BITS, COLUMNS, Game, Moves, Position, Suitless};
 use crate::cards::{CARDS, SUITS};
 use crate::state::State;
@@ -76,7 +76,19 @@ pub struct Limits<'a> {
     pub every: Duration,
     /// Where the search saves itself at a layer's end, if anywhere.
     pub checkpoint: Option<Checkpoint<'a>>,
+    /// Cells of at least this many entries are searched breadth-first,
+    /// their positions held sorted and packed, some 2 to 4 bytes each,
+    /// instead of in a set of 8 to 16 ([`LEAN_FROM`]).
+    pub lean_from: usize,
 }
+
+/// [`Limits::lean_from`] by default. Why: BakersDozen.191326999's
+/// clubs-followed game has a cell of 692.5 M entries in its layer 34,
+/// whose set and stack took more memory than the machine's 24 GB
+/// (docs/hard-deals.md); a cell searched breadth-first takes 1 to 3
+/// steps (its entries hold nearly all its positions), each one pass
+/// over its positions packed. Smaller cells keep the faster set.
+pub const LEAN_FROM: usize = 50_000_000;
 
 /// Cells, and positions, a thread searches before it retires them
 /// (`Search::retire`): delivering its filings in part batches is cheap
@@ -590,6 +602,122 @@ impl<G: Layered> Search<'_, G> {
         Some(saved.map(|saved| (saved, searched)))
     }
 
+    /// Cell `index` of `layer` searched breadth-first in little memory:
+    /// the positions held sorted and packed, and at each step the new
+    /// positions, its children in the cell not held yet, found by one
+    /// merge of the two (delayed duplicate detection). The moves within a
+    /// cell are not all reversible (cards forced up among them), so all
+    /// the positions held are asked, not the last steps'. The same
+    /// positions as the set's search, the same moves out, the same count.
+    /// Not kept under way: a save asking is answered at once (`answered`,
+    /// the thread's last answer), the cell saved with its entries.
+    /// `should_stop`, given the positions held, is asked every few
+    /// thousand positions.
+    fn lean_cell(
+        &self,
+        layer: &ThisLayer,
+        index: usize,
+        outbox: &mut Outbox,
+        answered: &mut usize,
+        should_stop: &dyn Fn(usize) -> bool,
+    ) -> Lean {
+        let (game, keys) = (self.game, self.keys);
+        let (cell, pile, kept) = &layer.cells[index];
+        let fixed_cards = game.game().fixed_cards(&keys.position(*cell, 0));
+        // The first step: the entries (the positions left to search, for
+        // a cell resumed under way); held: they and those it had searched.
+        let (mut step, mut held) = {
+            let mut entries = pile.lock().unwrap_or_else(|e| e.into_inner());
+            let before = (entries.len(), entries.bytes());
+            if entries.settle().is_err() {
+                return Lean::Refused;
+            }
+            self.held.changed(before, (entries.len(), entries.bytes()));
+            let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+            let searched = match kept.as_mut().map(Pile::settle) {
+                Some(Err(_)) => return Lean::Refused,
+                _ => kept.as_ref(),
+            };
+            let step = packed(entries.increasing());
+            let held = match searched {
+                Some(searched) => packed(Union::of(entries.increasing(), searched.increasing())),
+                None => packed(entries.increasing()),
+            };
+            match (step, held) {
+                (Ok(step), Ok(held)) => (step, held),
+                _ => return Lean::Refused,
+            }
+        };
+        let mut since_asked = 0usize;
+        loop {
+            let mut next = Pile::default();
+            let mut refused = false;
+            for runs in step.increasing() {
+                let asked = layer.asked.load(Relaxed);
+                if asked != *answered {
+                    *answered = asked;
+                    layer.answered.fetch_add(1, Relaxed);
+                }
+                since_asked += 1;
+                if since_asked >= 4096 {
+                    since_asked = 0;
+                    if should_stop(held.len()) {
+                        return Lean::Stopped;
+                    }
+                }
+                let p = game.position(keys, *cell, runs);
+                if G::suitless(&p).won() {
+                    return Lean::Won;
+                }
+                game.for_each_child_of(&p, fixed_cards, |child| {
+                    let to = keys.cell(G::suitless(&child));
+                    let Some(runs) = game.entry(keys, &child) else {
+                        refused = true;
+                        return;
+                    };
+                    if to == *cell {
+                        refused |= next.add(runs).is_err();
+                        return;
+                    }
+                    let number = keys.layer(G::suitless(&child));
+                    debug_assert!(number > layer.number);
+                    self.post(outbox, number, to, runs);
+                });
+                if refused {
+                    return Lean::Refused;
+                }
+            }
+            if next.settle().is_err() {
+                return Lean::Refused;
+            }
+            // One merge: the positions held and the children, each once;
+            // the children not held are the next step.
+            let (mut fresh, mut all) = (Packer::default(), Packer::default());
+            let mut children = next.increasing().peekable();
+            let mut ok = true;
+            for member in Union::of(held.increasing(), next.increasing()) {
+                ok &= all.push(member).is_ok();
+            }
+            for member in held.increasing() {
+                while let Some(child) = children.next_if(|&child| child < member) {
+                    ok &= fresh.push(child).is_ok();
+                }
+                children.next_if_eq(&member);
+            }
+            for child in children {
+                ok &= fresh.push(child).is_ok();
+            }
+            if !ok {
+                return Lean::Refused;
+            }
+            if fresh.len() == 0 {
+                return Lean::Done(all.len());
+            }
+            held = all.finish();
+            step = fresh.finish();
+        }
+    }
+
     /// Cell `index` of `layer`, under way, kept as it stands, for a save
     /// inside the layer (the threads asked by `save_inside`): its moves
     /// out filed, then the positions it has still to search (`stack` and
@@ -693,6 +821,26 @@ impl<G: Layered> Search<'_, G> {
             };
             inside.clear();
             stack.clear();
+            let entries = pile.lock().unwrap_or_else(|e| e.into_inner()).len();
+            if entries >= self.limits.lean_from {
+                let should_stop = |held: usize| {
+                    let waiting = self.held.entries.load(Relaxed);
+                    waiting + held > self.limits.most || (self.limits.stopped)() || ended()
+                };
+                match self.lean_cell(layer, index, &mut outbox, &mut answered, &should_stop) {
+                    Lean::Done(positions) => {
+                        done.push((index, positions));
+                        self.retire(&mut outbox, &mut done, layer);
+                        continue;
+                    }
+                    Lean::Won => return stop(End::Won),
+                    Lean::Stopped => return stop(End::Stopped),
+                    Lean::Refused => {
+                        refused.store(true, Relaxed);
+                        return;
+                    }
+                }
+            }
             {
                 // Read, not taken: the pile stays for a save until its
                 // cell is retired.
@@ -941,6 +1089,57 @@ impl Keys {
         }
         p
     }
+}
+
+/// How a cell searched breadth-first ended (`Search::lean_cell`).
+enum Lean {
+    /// Searched whole: its positions.
+    Done(usize),
+    Won,
+    Stopped,
+    /// Memory refused.
+    Refused,
+}
+
+/// The members of two increasing lists, in increasing order, each once.
+struct Union<A: Iterator<Item = u64>, B: Iterator<Item = u64>> {
+    a: std::iter::Peekable<A>,
+    b: std::iter::Peekable<B>,
+}
+
+impl<A: Iterator<Item = u64>, B: Iterator<Item = u64>> Union<A, B> {
+    fn of(a: A, b: B) -> Self {
+        Union {
+            a: a.peekable(),
+            b: b.peekable(),
+        }
+    }
+}
+
+impl<A: Iterator<Item = u64>, B: Iterator<Item = u64>> Iterator for Union<A, B> {
+    type Item = u64;
+
+    fn next(&mut self) -> Option<u64> {
+        match (self.a.peek(), self.b.peek()) {
+            (Some(&a), Some(&b)) if a < b => self.a.next(),
+            (Some(&a), Some(&b)) if b < a => self.b.next(),
+            (Some(_), Some(_)) => {
+                self.b.next();
+                self.a.next()
+            }
+            (Some(_), None) => self.a.next(),
+            (None, _) => self.b.next(),
+        }
+    }
+}
+
+/// An increasing list packed as a pile, or memory refused.
+fn packed(members: impl Iterator<Item = u64>) -> Result<Pile, std::collections::TryReserveError> {
+    let mut packer = Packer::default();
+    for member in members {
+        packer.push(member)?;
+    }
+    Ok(packer.finish())
 }
 
 /// Cards counted by a position's fixed cards, runs or foundation.

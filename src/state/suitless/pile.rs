@@ -93,6 +93,87 @@ impl Pile {
     }
 }
 
+/// A pile read and built in increasing order: what a cell searched
+/// breadth-first holds (`layers.rs`, `Search::lean_cell`).
+impl Pile {
+    /// Merges the loose members into the sorted ones (the same members,
+    /// each once).
+    pub(super) fn settle(&mut self) -> Result<(), TryReserveError> {
+        if self.loose.is_empty() {
+            return Ok(());
+        }
+        self.loose.sort_unstable();
+        self.loose.dedup();
+        self.merge()
+    }
+
+    /// Its members, in increasing order; a settled pile's, each once.
+    pub(super) fn increasing(&self) -> Increasing<'_> {
+        debug_assert!(self.loose.is_empty(), "a pile not settled");
+        Increasing {
+            packed: &self.packed,
+            at: 0,
+            last: 0,
+        }
+    }
+}
+
+/// [`Pile::increasing`].
+pub(super) struct Increasing<'a> {
+    packed: &'a [u8],
+    at: usize,
+    last: u64,
+}
+
+impl Iterator for Increasing<'_> {
+    type Item = u64;
+
+    fn next(&mut self) -> Option<u64> {
+        if self.at >= self.packed.len() {
+            return None;
+        }
+        let (difference, next) = read(self.packed, self.at);
+        self.at = next;
+        self.last += difference;
+        Some(self.last)
+    }
+}
+
+/// Builds a settled pile from members given in increasing order.
+#[derive(Default)]
+pub(super) struct Packer {
+    packed: Vec<u8>,
+    last: u64,
+    members: usize,
+}
+
+impl Packer {
+    /// Adds `member`, larger than every member before it.
+    pub(super) fn push(&mut self, member: u64) -> Result<(), TryReserveError> {
+        debug_assert!(self.members == 0 || member > self.last);
+        if self.packed.capacity() - self.packed.len() < 10 {
+            self.packed.try_reserve(self.packed.len().max(1 << 12))?;
+        }
+        write(&mut self.packed, member - self.last);
+        self.last = member;
+        self.members += 1;
+        Ok(())
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.members
+    }
+
+    pub(super) fn finish(mut self) -> Pile {
+        self.packed.shrink_to_fit();
+        Pile {
+            packed: self.packed,
+            sorted: self.members,
+            loose: Vec::new(),
+        }
+    }
+}
+
 /// A pile on disk, for a checkpoint of the search in layers: its
 /// members as they are held (the sorted ones packed, the loose ones
 /// 8 bytes each), so that it is written and read back at the disk's
@@ -290,6 +371,16 @@ mod tests {
             }
             prop_assert_eq!(members(&pile), set.iter().copied().collect::<Vec<_>>());
             prop_assert!(pile.len() >= set.len());
+            // Settled, it lists them in order, each once; packed anew in
+            // that order, the same.
+            pile.settle().unwrap();
+            let increasing: Vec<u64> = pile.increasing().collect();
+            prop_assert_eq!(&increasing, &set.iter().copied().collect::<Vec<_>>());
+            prop_assert_eq!(pile.len(), set.len());
+            let mut packer = Packer::default();
+            increasing.iter().for_each(|&m| packer.push(m).unwrap());
+            prop_assert_eq!(packer.len(), set.len());
+            prop_assert_eq!(packer.finish().increasing().collect::<Vec<_>>(), increasing);
         }
     }
 

@@ -6,7 +6,7 @@
 //! cards drawn at random.
 
 use super::super::super::testing::{judged_small_games, walk, walk_from};
-use super::super::{LAYER_EVERY, Layer, LayerLimits};
+use super::super::{LAYER_EVERY, LEAN_FROM, Layer, LayerLimits};
 use super::*;
 use crate::cards::{RANK_CARDS, SUIT_CARDS};
 use crate::deal::test_deal;
@@ -194,8 +194,9 @@ fn queens_and_tens_followed_prove_bakers_dozen_191326999_lost_under_free_rules()
 /// The game with cards followed searched in layers, on one thread or two:
 /// on small games and walks from them, under forced, free and complete
 /// rules, the verdicts of the best-first search, and as many positions
-/// where lost; stopped after each few layers and resumed from its
-/// checkpoint, the same end again.
+/// where lost (on two threads with every cell searched breadth-first,
+/// as cells of many entries are); stopped after each few layers and
+/// resumed from its checkpoint, the same end again.
 #[test]
 fn the_game_following_cards_in_layers_finds_what_it_finds_best_first() {
     use crate::state::suitless::{Checkpoint, Resumed, followed_in_layers, resumed_in_layers};
@@ -212,6 +213,8 @@ fn the_game_following_cards_in_layers_finds_what_it_finds_best_first() {
         stopped: &stopped,
         every: LAYER_EVERY,
         checkpoint,
+        // On two threads every cell searched breadth-first.
+        lean_from: if threads == 2 { 0 } else { LEAN_FROM },
     };
     let (mut lost, mut won, mut resumed) = (0, 0, 0);
     let sizes = [(8, 5), (8, 6), (7, 6), (7, 7), (6, 8)];
