@@ -85,9 +85,11 @@ pub struct Limits<'a> {
 /// [`Limits::lean_from`] by default. Why: BakersDozen.191326999's
 /// clubs-followed game has a cell of 692.5 M entries in its layer 34,
 /// whose set and stack took more memory than the machine's 24 GB
-/// (docs/hard-deals.md); a cell searched breadth-first takes 1 to 3
-/// steps (its entries hold nearly all its positions), each one pass
-/// over its positions packed. Smaller cells keep the faster set.
+/// (docs/hard-deals.md); searched breadth-first, each step is one pass
+/// over its positions packed, and the cells measured took 1 to 3 steps
+/// (their entries held nearly all their positions), though one cell of
+/// layer 33 held 68 times its entries. Smaller cells keep the faster
+/// set.
 pub const LEAN_FROM: usize = 50_000_000;
 
 /// Cells, and positions, a thread searches before it retires them
