@@ -56,7 +56,7 @@ use rustc_hash::FxHashMap;
 
 use super::cell_set::CellSet;
 use super::checkpoint::{self, Checkpoint, Saved};
-use super::pile::{Packer, Pile};
+use super::pile::{Packer, Pile, Union};
 use super::{CELL_BITS, COLUMNS, Game, Moves, Position, Suitless};
 use crate::cards::{CARDS, SUITS};
 use crate::state::State;
@@ -640,10 +640,12 @@ impl<G: Layered> Search<'_, G> {
                 Some(Err(_)) => return Lean::Refused,
                 _ => kept.as_ref(),
             };
-            let step = packed(entries.increasing());
+            let step = Packer::pack(entries.increasing());
             let held = match searched {
-                Some(searched) => packed(Union::of(entries.increasing(), searched.increasing())),
-                None => packed(entries.increasing()),
+                Some(searched) => {
+                    Packer::pack(Union::of(entries.increasing(), searched.increasing()))
+                }
+                None => Packer::pack(entries.increasing()),
             };
             match (step, held) {
                 (Ok(step), Ok(held)) => (step, held),
@@ -695,19 +697,19 @@ impl<G: Layered> Search<'_, G> {
             // One merge: the positions held and the children, each once;
             // the children not held are the next step.
             let (mut fresh, mut all) = (Packer::default(), Packer::default());
-            let mut children = next.increasing().peekable();
+            let mut members = held.increasing().peekable();
             let mut ok = true;
-            for member in Union::of(held.increasing(), next.increasing()) {
-                ok &= all.push(member).is_ok();
-            }
-            for member in held.increasing() {
-                while let Some(child) = children.next_if(|&child| child < member) {
+            for child in next.increasing() {
+                while let Some(member) = members.next_if(|&member| member < child) {
+                    ok &= all.push(member).is_ok();
+                }
+                if members.next_if_eq(&child).is_none() {
                     ok &= fresh.push(child).is_ok();
                 }
-                children.next_if_eq(&member);
+                ok &= all.push(child).is_ok();
             }
-            for child in children {
-                ok &= fresh.push(child).is_ok();
+            for member in members {
+                ok &= all.push(member).is_ok();
             }
             if !ok {
                 return Lean::Refused;
@@ -809,6 +811,12 @@ impl<G: Layered> Search<'_, G> {
             }
         };
         let ended = || *layer.end.lock().unwrap_or_else(|e| e.into_inner()) != End::Searching;
+        // Asked every few thousand positions, given the positions of the
+        // cell so far: full, stopped, or the layer ended elsewhere.
+        let should_stop = |held: usize| {
+            let waiting = self.held.entries.load(Relaxed);
+            waiting + held > self.limits.most || (self.limits.stopped)() || ended()
+        };
         let _running = Running::count(&layer.running);
         let mut answered = layer.asked.load(Relaxed);
         let mut since_asked = 0usize;
@@ -825,10 +833,6 @@ impl<G: Layered> Search<'_, G> {
             stack.clear();
             let entries = pile.lock().unwrap_or_else(|e| e.into_inner()).len();
             if entries >= self.limits.lean_from {
-                let should_stop = |held: usize| {
-                    let waiting = self.held.entries.load(Relaxed);
-                    waiting + held > self.limits.most || (self.limits.stopped)() || ended()
-                };
                 match self.lean_cell(layer, index, &mut outbox, &mut answered, &should_stop) {
                     Lean::Done(positions) => {
                         done.push((index, positions));
@@ -884,9 +888,7 @@ impl<G: Layered> Search<'_, G> {
                 since_asked += 1;
                 if since_asked >= 4096 {
                     since_asked = 0;
-                    let waiting = self.held.entries.load(Relaxed);
-                    let full = waiting + inside.len() > self.limits.most;
-                    if full || (self.limits.stopped)() || ended() {
+                    if should_stop(inside.len()) {
                         return stop(End::Stopped);
                     }
                 }
@@ -1101,47 +1103,6 @@ enum Lean {
     Stopped,
     /// Memory refused.
     Refused,
-}
-
-/// The members of two increasing lists, in increasing order, each once.
-struct Union<A: Iterator<Item = u64>, B: Iterator<Item = u64>> {
-    a: std::iter::Peekable<A>,
-    b: std::iter::Peekable<B>,
-}
-
-impl<A: Iterator<Item = u64>, B: Iterator<Item = u64>> Union<A, B> {
-    fn of(a: A, b: B) -> Self {
-        Union {
-            a: a.peekable(),
-            b: b.peekable(),
-        }
-    }
-}
-
-impl<A: Iterator<Item = u64>, B: Iterator<Item = u64>> Iterator for Union<A, B> {
-    type Item = u64;
-
-    fn next(&mut self) -> Option<u64> {
-        match (self.a.peek(), self.b.peek()) {
-            (Some(&a), Some(&b)) if a < b => self.a.next(),
-            (Some(&a), Some(&b)) if b < a => self.b.next(),
-            (Some(_), Some(_)) => {
-                self.b.next();
-                self.a.next()
-            }
-            (Some(_), None) => self.a.next(),
-            (None, _) => self.b.next(),
-        }
-    }
-}
-
-/// An increasing list packed as a pile, or memory refused.
-fn packed(members: impl Iterator<Item = u64>) -> Result<Pile, std::collections::TryReserveError> {
-    let mut packer = Packer::default();
-    for member in members {
-        packer.push(member)?;
-    }
-    Ok(packer.finish())
 }
 
 /// Cards counted by a position's fixed cards, runs or foundation.

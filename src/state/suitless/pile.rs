@@ -69,26 +69,18 @@ impl Pile {
     fn merge(&mut self) -> Result<(), TryReserveError> {
         // A member put between two others takes no more bytes than the
         // difference it splits: room enough, then the room left freed.
-        let mut packed = Vec::new();
-        packed.try_reserve_exact(self.packed.len() + 10 * self.loose.len())?;
-        let mut last = 0;
-        let mut members = 0;
-        merged(&self.packed, &self.loose, |member| {
-            write(&mut packed, member - last);
-            last = member;
-            members += 1;
-        });
-        packed.shrink_to_fit();
-        self.packed = packed;
-        self.sorted = members;
-        self.loose.clear();
+        let mut packer = Packer::with_capacity(self.packed.len() + 10 * self.loose.len())?;
+        for member in Union::of(self.sorted_members(), self.loose.iter().copied()) {
+            packer.push(member)?;
+        }
+        *self = packer.finish();
         Ok(())
     }
 
     /// Every member, in no set order; one added more than once since the
     /// last merge may come more than once.
     pub(super) fn for_each(&self, mut f: impl FnMut(u64)) {
-        sorted(&self.packed, &mut f);
+        self.sorted_members().for_each(&mut f);
         self.loose.iter().copied().for_each(f);
     }
 }
@@ -110,6 +102,11 @@ impl Pile {
     /// Its members, in increasing order; a settled pile's, each once.
     pub(super) fn increasing(&self) -> Increasing<'_> {
         debug_assert!(self.loose.is_empty(), "a pile not settled");
+        self.sorted_members()
+    }
+
+    /// The sorted members, in order (the loose ones left out).
+    fn sorted_members(&self) -> Increasing<'_> {
         Increasing {
             packed: &self.packed,
             at: 0,
@@ -139,6 +136,38 @@ impl Iterator for Increasing<'_> {
     }
 }
 
+/// The members of two increasing lists, in increasing order, each once.
+pub(super) struct Union<A: Iterator<Item = u64>, B: Iterator<Item = u64>> {
+    a: std::iter::Peekable<A>,
+    b: std::iter::Peekable<B>,
+}
+
+impl<A: Iterator<Item = u64>, B: Iterator<Item = u64>> Union<A, B> {
+    pub(super) fn of(a: A, b: B) -> Self {
+        Union {
+            a: a.peekable(),
+            b: b.peekable(),
+        }
+    }
+}
+
+impl<A: Iterator<Item = u64>, B: Iterator<Item = u64>> Iterator for Union<A, B> {
+    type Item = u64;
+
+    fn next(&mut self) -> Option<u64> {
+        match (self.a.peek(), self.b.peek()) {
+            (Some(&a), Some(&b)) if a < b => self.a.next(),
+            (Some(&a), Some(&b)) if b < a => self.b.next(),
+            (Some(_), Some(_)) => {
+                self.b.next();
+                self.a.next()
+            }
+            (Some(_), None) => self.a.next(),
+            (None, _) => self.b.next(),
+        }
+    }
+}
+
 /// Builds a settled pile from members given in increasing order.
 #[derive(Default)]
 pub(super) struct Packer {
@@ -148,13 +177,24 @@ pub(super) struct Packer {
 }
 
 impl Packer {
+    /// A packer with room for `bytes` of members: one that never grows
+    /// where they fit.
+    pub(super) fn with_capacity(bytes: usize) -> Result<Packer, TryReserveError> {
+        let mut packer = Packer::default();
+        packer.packed.try_reserve_exact(bytes)?;
+        Ok(packer)
+    }
+
     /// Adds `member`, larger than every member before it.
     pub(super) fn push(&mut self, member: u64) -> Result<(), TryReserveError> {
         debug_assert!(self.members == 0 || member > self.last);
-        if self.packed.capacity() - self.packed.len() < 10 {
+        let difference = member - self.last;
+        // 7 bits a byte.
+        let bytes = (u64::BITS - difference.leading_zeros()).max(1).div_ceil(7) as usize;
+        if self.packed.capacity() - self.packed.len() < bytes {
             self.packed.try_reserve(self.packed.len().max(1 << 12))?;
         }
-        write(&mut self.packed, member - self.last);
+        write(&mut self.packed, difference);
         self.last = member;
         self.members += 1;
         Ok(())
@@ -162,6 +202,15 @@ impl Packer {
 
     pub(super) fn len(&self) -> usize {
         self.members
+    }
+
+    /// Packs `members`, in increasing order.
+    pub(super) fn pack(members: impl Iterator<Item = u64>) -> Result<Pile, TryReserveError> {
+        let mut packer = Packer::default();
+        for member in members {
+            packer.push(member)?;
+        }
+        Ok(packer.finish())
     }
 
     pub(super) fn finish(mut self) -> Pile {
@@ -287,32 +336,6 @@ fn read_checked(packed: &[u8], mut at: usize) -> Option<(u64, usize)> {
         }
         shift += 7;
     }
-}
-
-/// The members of `packed`, in order.
-fn sorted(packed: &[u8], mut f: impl FnMut(u64)) {
-    let mut last = 0u64;
-    let mut at = 0;
-    while at < packed.len() {
-        let (difference, next) = read(packed, at);
-        last += difference;
-        at = next;
-        f(last);
-    }
-}
-
-/// The members of `packed` and of `loose` (sorted, without repeats), in
-/// order, each once.
-fn merged(packed: &[u8], loose: &[u64], mut f: impl FnMut(u64)) {
-    let mut loose = loose.iter().copied().peekable();
-    sorted(packed, |member| {
-        while let Some(new) = loose.next_if(|&new| new < member) {
-            f(new);
-        }
-        loose.next_if_eq(&member);
-        f(member);
-    });
-    loose.for_each(f);
 }
 
 fn write(packed: &mut Vec<u8>, mut number: u64) {
