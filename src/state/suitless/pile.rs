@@ -69,18 +69,26 @@ impl Pile {
     fn merge(&mut self) -> Result<(), TryReserveError> {
         // A member put between two others takes no more bytes than the
         // difference it splits: room enough, then the room left freed.
-        let mut packer = Packer::with_capacity(self.packed.len() + 10 * self.loose.len())?;
-        for member in Union::of(self.sorted_members(), self.loose.iter().copied()) {
-            packer.push(member)?;
-        }
-        *self = packer.finish();
+        let mut packed = Vec::new();
+        packed.try_reserve_exact(self.packed.len() + 10 * self.loose.len())?;
+        let mut last = 0;
+        let mut members = 0;
+        merged(&self.packed, &self.loose, |member| {
+            write(&mut packed, member - last);
+            last = member;
+            members += 1;
+        });
+        packed.shrink_to_fit();
+        self.packed = packed;
+        self.sorted = members;
+        self.loose.clear();
         Ok(())
     }
 
     /// Every member, in no set order; one added more than once since the
     /// last merge may come more than once.
     pub(super) fn for_each(&self, mut f: impl FnMut(u64)) {
-        self.sorted_members().for_each(&mut f);
+        sorted(&self.packed, &mut f);
         self.loose.iter().copied().for_each(f);
     }
 }
@@ -102,11 +110,6 @@ impl Pile {
     /// Its members, in increasing order; a settled pile's, each once.
     pub(super) fn increasing(&self) -> Increasing<'_> {
         debug_assert!(self.loose.is_empty(), "a pile not settled");
-        self.sorted_members()
-    }
-
-    /// The sorted members, in order (the loose ones left out).
-    fn sorted_members(&self) -> Increasing<'_> {
         Increasing {
             packed: &self.packed,
             at: 0,
@@ -136,7 +139,11 @@ impl Iterator for Increasing<'_> {
     }
 }
 
-/// The members of two increasing lists, in increasing order, each once.
+/// The members of two increasing lists, in increasing order, each once:
+/// for a cell searched breadth-first (`layers.rs`). A pile's own merge
+/// keeps `merged`, its closure over the packed bytes, which took a
+/// quarter fewer instructions than this iterator with a packer (bd.78829
+/// free in layers: 4.70 G against 4.87 G in all, cachegrind).
 pub(super) struct Union<A: Iterator<Item = u64>, B: Iterator<Item = u64>> {
     a: std::iter::Peekable<A>,
     b: std::iter::Peekable<B>,
@@ -177,24 +184,14 @@ pub(super) struct Packer {
 }
 
 impl Packer {
-    /// A packer with room for `bytes` of members: one that never grows
-    /// where they fit.
-    pub(super) fn with_capacity(bytes: usize) -> Result<Packer, TryReserveError> {
-        let mut packer = Packer::default();
-        packer.packed.try_reserve_exact(bytes)?;
-        Ok(packer)
-    }
-
     /// Adds `member`, larger than every member before it.
+    #[inline]
     pub(super) fn push(&mut self, member: u64) -> Result<(), TryReserveError> {
         debug_assert!(self.members == 0 || member > self.last);
-        let difference = member - self.last;
-        // 7 bits a byte.
-        let bytes = (u64::BITS - difference.leading_zeros()).max(1).div_ceil(7) as usize;
-        if self.packed.capacity() - self.packed.len() < bytes {
+        if self.packed.capacity() - self.packed.len() < 10 {
             self.packed.try_reserve(self.packed.len().max(1 << 12))?;
         }
-        write(&mut self.packed, difference);
+        write(&mut self.packed, member - self.last);
         self.last = member;
         self.members += 1;
         Ok(())
@@ -336,6 +333,32 @@ fn read_checked(packed: &[u8], mut at: usize) -> Option<(u64, usize)> {
         }
         shift += 7;
     }
+}
+
+/// The members of `packed`, in order.
+fn sorted(packed: &[u8], mut f: impl FnMut(u64)) {
+    let mut last = 0u64;
+    let mut at = 0;
+    while at < packed.len() {
+        let (difference, next) = read(packed, at);
+        last += difference;
+        at = next;
+        f(last);
+    }
+}
+
+/// The members of `packed` and of `loose` (sorted, without repeats), in
+/// order, each once.
+fn merged(packed: &[u8], loose: &[u64], mut f: impl FnMut(u64)) {
+    let mut loose = loose.iter().copied().peekable();
+    sorted(packed, |member| {
+        while let Some(new) = loose.next_if(|&new| new < member) {
+            f(new);
+        }
+        loose.next_if_eq(&member);
+        f(member);
+    });
+    loose.for_each(f);
 }
 
 fn write(packed: &mut Vec<u8>, mut number: u64) {
