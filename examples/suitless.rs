@@ -148,11 +148,15 @@ const UNDER_WAY_EVERY: Duration = Duration::from_secs(600);
 /// A layer's line on stderr, and its checkpoint's.
 fn report(id: GameId, layer: &SuitlessLayer) {
     eprintln!(
-        "{id} layer {}{}: {} positions in {} cells, {} in all, {} waiting ({:.1} MB), {:.1} s",
+        "{id} layer {}{}: {} positions in {} cells{}, {} in all, {} waiting ({:.1} MB), {:.1} s",
         layer.number,
         if layer.done { "" } else { " under way" },
         layer.positions,
         layer.cells,
+        match layer.under_way {
+            0 => String::new(),
+            n => format!(" and {n} in cells under way"),
+        },
         layer.total,
         layer.waiting,
         layer.bytes as f64 / 1e6,

@@ -615,7 +615,7 @@ pub(super) fn lost_in_suitless_game(
         if let Some(show) = show.as_mut() {
             show(&Stats {
                 frontier: layer.waiting as u64,
-                suitless: before + layer.total as u64,
+                suitless: before + (layer.total + layer.under_way) as u64,
                 elapsed: began.elapsed(),
                 unsaved: unsaved.clone(),
                 ..so_far.clone()

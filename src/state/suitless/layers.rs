@@ -56,7 +56,7 @@ use rustc_hash::FxHashMap;
 
 use super::cell_set::CellSet;
 use super::checkpoint::{self, Checkpoint, Saved};
-use super::pile::{Packer, Pile, Union};
+use super::pile::{Difference, Packer, Pile, Union};
 use super::{CELL_BITS, COLUMNS, Game, Moves, Position, Suitless};
 use crate::cards::{CARDS, SUITS};
 use crate::state::State;
@@ -124,6 +124,47 @@ impl Drop for Running<'_> {
     }
 }
 
+/// What a thread's searches of cells with the set reuse, cell after
+/// cell: the set, the stack, a position's children in its cell (their
+/// slots prefetched, added once all are listed: [`CellSet`]), and the
+/// positions since `should_stop` was last asked.
+#[derive(Default)]
+struct Scratch {
+    inside: CellSet,
+    stack: Vec<u64>,
+    children: Vec<u64>,
+    since_asked: usize,
+}
+
+/// A thread's answers to the saves inside a layer that ask it to keep
+/// its cell under way (`Search::save_inside`): the last save answered.
+struct Answers(usize);
+
+impl Answers {
+    fn new(layer: &ThisLayer) -> Answers {
+        Answers(layer.asked.load(Relaxed))
+    }
+
+    /// The save asking and not yet answered, if any.
+    fn asking(&self, layer: &ThisLayer) -> Option<usize> {
+        let asked = layer.asked.load(Relaxed);
+        (asked != self.0).then_some(asked)
+    }
+
+    fn answer(&mut self, layer: &ThisLayer, asked: usize) {
+        self.0 = asked;
+        layer.answered.fetch_add(1, Relaxed);
+    }
+
+    /// A save that asked during a cell now done, answered: nothing kept,
+    /// the cell is retired.
+    fn at_cell_end(&mut self, layer: &ThisLayer) {
+        if let Some(asked) = self.asking(layer) {
+            self.answer(layer, asked);
+        }
+    }
+}
+
 /// [`Limits::every`] for a person watching: a line rewritten each second.
 pub const EVERY: Duration = Duration::from_secs(1);
 
@@ -142,6 +183,10 @@ pub struct Layer {
     pub cells: usize,
     /// Positions searched in it and every layer before it.
     pub total: usize,
+    /// Positions searched so far in its cells under way breadth-first
+    /// ([`Limits::lean_from`]): a cell can take an hour, and until it
+    /// is done they are in neither count above.
+    pub under_way: usize,
     /// Entries of higher layers waiting.
     pub waiting: usize,
     /// The bytes they take (their cells' keys and piles aside).
@@ -358,6 +403,7 @@ pub(super) fn search_game<G: Layered>(
             asked: AtomicUsize::new(0),
             answered: AtomicUsize::new(0),
             running: AtomicUsize::new(0),
+            under_way: AtomicUsize::new(0),
         };
         let figures = |done: bool, positions: usize| Layer {
             number,
@@ -365,11 +411,17 @@ pub(super) fn search_game<G: Layered>(
             positions,
             cells: cells.len(),
             total: total + positions,
+            under_way: if done {
+                0
+            } else {
+                layer.under_way.load(Relaxed)
+            },
             waiting: search.held.entries.load(Relaxed),
             bytes: search.held.bytes.load(Relaxed),
             elapsed: began.elapsed(),
             saved: None,
         };
+        let layer_began = Instant::now();
         let due = |last_saved: Instant| {
             limits.checkpoint.filter(|c| {
                 last_saved.elapsed() >= c.every && search.held.entries.load(Relaxed) > 0
@@ -408,7 +460,8 @@ pub(super) fn search_game<G: Layered>(
                 if layer.next.load(Relaxed) > 0
                     && let Some(c) = due(last_saved)
                 {
-                    let saved = search.save_inside(state, c, &layer, total);
+                    let new_layer = last_saved < layer_began;
+                    let saved = search.save_inside(state, c, &layer, total, new_layer);
                     last_saved = Instant::now();
                     // A save refused has no count of its own: report the cells
                     // retired so far.
@@ -489,6 +542,9 @@ struct ThisLayer<'a> {
     asked: AtomicUsize,
     answered: AtomicUsize,
     running: AtomicUsize,
+    /// Positions searched in the cells under way breadth-first
+    /// (`Layer::under_way`).
+    under_way: AtomicUsize,
 }
 
 impl<G: Layered> Search<'_, G> {
@@ -549,13 +605,18 @@ impl<G: Layered> Search<'_, G> {
     /// a cell kept is saved with the positions it has searched, and goes
     /// on from there when resumed, instead of from its start.
     /// Returns the save and the positions of the layer it counts; `None`
-    /// where it would save nothing new (no cell retired, none kept).
+    /// where it would save nothing new: no cell retired, none kept, and a
+    /// save made since the layer began (`new_layer` false; the last save
+    /// may be inside the layer before, whose end is then new: layer 33
+    /// of BakersDozen.191326999 ended 20 s after its last save, and the
+    /// next layer's first cell took an hour).
     fn save_inside(
         &self,
         state: &State,
         checkpoint: Checkpoint,
         layer: &ThisLayer,
         total: usize,
+        new_layer: bool,
     ) -> Option<Result<(Saved, usize), String>> {
         layer.answered.store(0, Relaxed);
         layer.asked.fetch_add(1, Relaxed);
@@ -587,7 +648,8 @@ impl<G: Layered> Search<'_, G> {
                 }
             }
         }
-        if searched == 0
+        if !new_layer
+            && searched == 0
             && left
                 .iter()
                 .all(|(cell, _)| cell & checkpoint::UNDER_WAY == 0)
@@ -611,18 +673,35 @@ impl<G: Layered> Search<'_, G> {
     /// cell are not all reversible (cards forced up among them), so all
     /// the positions held are asked, not the last steps'. The same
     /// positions as the set's search, the same moves out, the same count.
-    /// Not kept under way: a save asking is answered at once (`answered`,
-    /// the thread's last answer), the cell saved with its entries.
-    /// `should_stop`, given the positions held, is asked every few
-    /// thousand positions.
+    /// A save asking is answered once the cell is kept as it stands
+    /// (`keep_lean`), so that a cell of hours killed halfway resumes
+    /// halfway. `should_stop`, given the
+    /// positions held, is asked every few thousand positions.
     fn lean_cell(
         &self,
         layer: &ThisLayer,
         index: usize,
         outbox: &mut Outbox,
-        answered: &mut usize,
+        answers: &mut Answers,
         should_stop: &dyn Fn(usize) -> bool,
-    ) -> Lean {
+    ) -> CellEnd {
+        let mut counted = 0;
+        let lean = self.lean_steps(layer, index, outbox, answers, should_stop, &mut counted);
+        layer.under_way.fetch_sub(counted, Relaxed);
+        lean
+    }
+
+    /// `lean_cell`'s steps, the positions searched `counted` in
+    /// `layer.under_way` as they go.
+    fn lean_steps(
+        &self,
+        layer: &ThisLayer,
+        index: usize,
+        outbox: &mut Outbox,
+        answers: &mut Answers,
+        should_stop: &dyn Fn(usize) -> bool,
+        counted: &mut usize,
+    ) -> CellEnd {
         let (game, keys) = (self.game, self.keys);
         let (cell, pile, kept) = &layer.cells[index];
         let fixed_cards = game.game().fixed_cards(&keys.position(*cell, 0));
@@ -632,12 +711,12 @@ impl<G: Layered> Search<'_, G> {
             let mut entries = pile.lock().unwrap_or_else(|e| e.into_inner());
             let before = (entries.len(), entries.bytes());
             if entries.settle().is_err() {
-                return Lean::Refused;
+                return CellEnd::Refused;
             }
             self.held.changed(before, (entries.len(), entries.bytes()));
             let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
             let searched = match kept.as_mut().map(Pile::settle) {
-                Some(Err(_)) => return Lean::Refused,
+                Some(Err(_)) => return CellEnd::Refused,
                 _ => kept.as_ref(),
             };
             let step = Packer::pack(entries.increasing());
@@ -649,7 +728,7 @@ impl<G: Layered> Search<'_, G> {
             };
             match (step, held) {
                 (Ok(step), Ok(held)) => (step, held),
-                _ => return Lean::Refused,
+                _ => return CellEnd::Refused,
             }
         };
         let mut since_asked = 0usize;
@@ -657,21 +736,23 @@ impl<G: Layered> Search<'_, G> {
             let mut next = Pile::default();
             let mut refused = false;
             for runs in step.increasing() {
-                let asked = layer.asked.load(Relaxed);
-                if asked != *answered {
-                    *answered = asked;
-                    layer.answered.fetch_add(1, Relaxed);
+                if let Some(asked) = answers.asking(layer)
+                    && self.keep_lean(layer, index, (&step, runs), &mut next, &held, outbox)
+                {
+                    answers.answer(layer, asked);
                 }
                 since_asked += 1;
                 if since_asked >= 4096 {
                     since_asked = 0;
+                    *counted += 4096;
+                    layer.under_way.fetch_add(4096, Relaxed);
                     if should_stop(held.len()) {
-                        return Lean::Stopped;
+                        return CellEnd::Stopped;
                     }
                 }
                 let p = game.position(keys, *cell, runs);
                 if G::suitless(&p).won() {
-                    return Lean::Won;
+                    return CellEnd::Won;
                 }
                 game.for_each_child_of(&p, fixed_cards, |child| {
                     let to = keys.cell(G::suitless(&child));
@@ -688,11 +769,11 @@ impl<G: Layered> Search<'_, G> {
                     self.post(outbox, number, to, runs);
                 });
                 if refused {
-                    return Lean::Refused;
+                    return CellEnd::Refused;
                 }
             }
             if next.settle().is_err() {
-                return Lean::Refused;
+                return CellEnd::Refused;
             }
             // One merge: the positions held and the children, each once;
             // the children not held are the next step.
@@ -712,10 +793,10 @@ impl<G: Layered> Search<'_, G> {
                 ok &= all.push(member).is_ok();
             }
             if !ok {
-                return Lean::Refused;
+                return CellEnd::Refused;
             }
             if fresh.len() == 0 {
-                return Lean::Done(all.len());
+                return CellEnd::Done(all.len());
             }
             held = all.finish();
             step = fresh.finish();
@@ -760,9 +841,55 @@ impl<G: Layered> Search<'_, G> {
                 refused = searched.add(runs).is_err();
             }
         });
-        if refused {
+        if !refused {
+            self.keep(layer, index, to_search, searched);
+        }
+        true
+    }
+
+    /// Cell `index` of `layer`, searched breadth-first, kept as it stands
+    /// for a save, as `keep_under_way` keeps a cell searched with the
+    /// set: its moves out filed, then the positions it has still to
+    /// search, the rest of this `step` from `from` on and its children
+    /// found (`next`) not `held`, in place of its entries, and those it
+    /// has searched, held but not left in the step, beside them. Resumed,
+    /// the cell holds both and goes on with the first (`lean_cell`), as
+    /// it would have here: the positions searched have their moves out
+    /// filed, and every position held that is not is in the step or its
+    /// children. Where memory is refused the cell stays as it last was.
+    /// False where nothing is searched yet, as `keep_under_way`.
+    fn keep_lean(
+        &self,
+        layer: &ThisLayer,
+        index: usize,
+        (step, from): (&Pile, u64),
+        next: &mut Pile,
+        held: &Pile,
+        outbox: &mut Outbox,
+    ) -> bool {
+        for (shard, batch) in outbox.0.iter_mut().enumerate() {
+            self.deliver(shard, batch);
+        }
+        if next.settle().is_err() {
             return true;
         }
+        let left = || step.increasing().skip_while(move |&runs| runs < from);
+        let found = Difference::of(next.increasing(), held.increasing());
+        let to_search = Packer::pack(Union::of(left(), found));
+        let searched = Packer::pack(Difference::of(held.increasing(), left()));
+        match (to_search, searched) {
+            (Ok(_), Ok(searched)) if searched.len() == 0 => false,
+            (Ok(to_search), Ok(searched)) => {
+                self.keep(layer, index, to_search, searched);
+                true
+            }
+            _ => true,
+        }
+    }
+
+    /// Cell `index` of `layer` saved as the positions it has still `to
+    /// search` and those it has `searched`.
+    fn keep(&self, layer: &ThisLayer, index: usize, to_search: Pile, searched: Pile) {
         let (_, pile, kept) = &layer.cells[index];
         let mut pile = pile.lock().unwrap_or_else(|e| e.into_inner());
         self.held.changed(
@@ -771,7 +898,6 @@ impl<G: Layered> Search<'_, G> {
         );
         *pile = to_search;
         *kept.lock().unwrap_or_else(|e| e.into_inner()) = Some(searched);
-        true
     }
 
     /// Files `runs` under `cell` in layer `number`, by way of `outbox`.
@@ -798,12 +924,6 @@ impl<G: Layered> Search<'_, G> {
     /// One thread's share of a layer: cells taken one at a time, each
     /// searched whole, its moves out filed in the higher layers.
     fn cells(&self, layer: &ThisLayer) {
-        let (game, keys, refused) = (self.game, self.keys, &self.refused);
-        let mut inside = CellSet::default();
-        let mut stack: Vec<u64> = Vec::new();
-        // A position's children in its cell, their slots prefetched, added
-        // once all are listed ([`CellSet`]).
-        let mut children = Vec::<u64>::with_capacity(ROOM);
         let stop = |why: End| {
             let mut end = layer.end.lock().unwrap_or_else(|e| e.into_inner());
             if *end == End::Searching {
@@ -818,128 +938,143 @@ impl<G: Layered> Search<'_, G> {
             waiting + held > self.limits.most || (self.limits.stopped)() || ended()
         };
         let _running = Running::count(&layer.running);
-        let mut answered = layer.asked.load(Relaxed);
-        let mut since_asked = 0usize;
+        let mut answers = Answers::new(layer);
+        let mut scratch = Scratch::default();
         let mut outbox = Outbox::new();
         // Cells searched whose entries out may still be in the outbox:
         // index and positions.
         let mut done = Vec::<(usize, usize)>::new();
         loop {
             let index = layer.next.fetch_add(1, Relaxed);
-            let Some((cell, pile, searched)) = layer.cells.get(index) else {
+            let Some((_, pile, searched)) = layer.cells.get(index) else {
                 return self.retire(&mut outbox, &mut done, layer);
             };
-            inside.clear();
-            stack.clear();
-            let entries = pile.lock().unwrap_or_else(|e| e.into_inner()).len();
-            if entries >= self.limits.lean_from {
-                match self.lean_cell(layer, index, &mut outbox, &mut answered, &should_stop) {
-                    Lean::Done(positions) => {
-                        done.push((index, positions));
-                        self.retire(&mut outbox, &mut done, layer);
-                        continue;
-                    }
-                    Lean::Won => return stop(End::Won),
-                    Lean::Stopped => return stop(End::Stopped),
-                    Lean::Refused => {
-                        refused.store(true, Relaxed);
-                        return;
-                    }
+            // A cell resumed under way counts what it had searched: the
+            // set would hold that too.
+            let entries = pile.lock().unwrap_or_else(|e| e.into_inner()).len()
+                + searched
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .as_ref()
+                    .map_or(0, Pile::len);
+            let end = if entries >= self.limits.lean_from {
+                self.lean_cell(layer, index, &mut outbox, &mut answers, &should_stop)
+            } else {
+                let mine = (&mut outbox, &mut answers, &mut scratch);
+                self.set_cell(layer, index, mine, &should_stop)
+            };
+            match end {
+                CellEnd::Done(positions) => {
+                    answers.at_cell_end(layer);
+                    done.push((index, positions));
                 }
+                CellEnd::Won => return stop(End::Won),
+                CellEnd::Stopped => return stop(End::Stopped),
+                CellEnd::Refused => return self.refused.store(true, Relaxed),
             }
-            {
-                // Read, not taken: the pile stays for a save until its
-                // cell is retired.
-                let entries = pile.lock().unwrap_or_else(|e| e.into_inner());
-                let searched = searched.lock().unwrap_or_else(|e| e.into_inner());
-                let before = searched.as_ref().map_or(0, Pile::len);
-                if inside.try_reserve(entries.len() + before).is_err()
-                    || stack.try_reserve(entries.len()).is_err()
-                {
-                    refused.store(true, Relaxed);
-                    return;
-                }
-                // A cell saved under way: what it had searched is known,
-                // its moves out filed; it goes on with the rest.
-                if let Some(searched) = searched.as_ref() {
-                    searched.for_each(|runs| {
-                        inside.insert(runs);
-                    });
-                }
-                entries.for_each(|runs| {
-                    if inside.insert(runs) {
-                        stack.push(runs);
-                    }
-                });
-            }
-            let fixed_cards = game.game().fixed_cards(&keys.position(*cell, 0));
-            while let Some(runs) = stack.pop() {
-                let asked = layer.asked.load(Relaxed);
-                if asked != answered
-                    && self.keep_under_way(layer, index, &inside, (&stack, runs), &mut outbox)
-                {
-                    answered = asked;
-                    layer.answered.fetch_add(1, Relaxed);
-                }
-                let p = game.position(keys, *cell, runs);
-                if G::suitless(&p).won() {
-                    return stop(End::Won);
-                }
-                since_asked += 1;
-                if since_asked >= 4096 {
-                    since_asked = 0;
-                    if should_stop(inside.len()) {
-                        return stop(End::Stopped);
-                    }
-                }
-                // Room for every child, asked for before it is needed: a
-                // search under a memory limit stops, open, and never aborts.
-                if (inside.capacity() - inside.len() < ROOM
-                    && inside.try_reserve(inside.len().max(1024)).is_err())
-                    || (stack.capacity() - stack.len() < ROOM
-                        && stack.try_reserve(stack.len().max(1024)).is_err())
-                {
-                    refused.store(true, Relaxed);
-                    return;
-                }
-                game.for_each_child_of(&p, fixed_cards, |child| {
-                    let to = keys.cell(G::suitless(&child));
-                    let Some(runs) = game.entry(keys, &child) else {
-                        refused.store(true, Relaxed);
-                        return;
-                    };
-                    if to == *cell {
-                        inside.prefetch(runs);
-                        children.push(runs);
-                        return;
-                    }
-                    // Another cell: a higher layer (the module doc).
-                    let number = keys.layer(G::suitless(&child));
-                    debug_assert!(number > layer.number);
-                    self.post(&mut outbox, number, to, runs);
-                });
-                if refused.load(Relaxed) {
-                    return;
-                }
-                for runs in children.drain(..) {
-                    if inside.insert(runs) {
-                        stack.push(runs);
-                    }
-                }
-            }
-            // A save that asked during the cell, answered at its end if
-            // nothing was kept.
-            let asked = layer.asked.load(Relaxed);
-            if asked != answered {
-                answered = asked;
-                layer.answered.fetch_add(1, Relaxed);
-            }
-            done.push((index, inside.len()));
             let positions: usize = done.iter().map(|&(_, positions)| positions).sum();
             if done.len() >= RETIRE_CELLS || positions >= RETIRE_POSITIONS {
                 self.retire(&mut outbox, &mut done, layer);
             }
         }
+    }
+
+    /// Cell `index` of `layer` searched depth-first over a set of its
+    /// positions: the fastest way, for cells that fit in memory.
+    fn set_cell(
+        &self,
+        layer: &ThisLayer,
+        index: usize,
+        (outbox, answers, scratch): (&mut Outbox, &mut Answers, &mut Scratch),
+        should_stop: &dyn Fn(usize) -> bool,
+    ) -> CellEnd {
+        let (game, keys, refused) = (self.game, self.keys, &self.refused);
+        let Scratch {
+            inside,
+            stack,
+            children,
+            since_asked,
+        } = scratch;
+        let (cell, pile, searched) = &layer.cells[index];
+        inside.clear();
+        stack.clear();
+        {
+            // Read, not taken: the pile stays for a save until its
+            // cell is retired.
+            let entries = pile.lock().unwrap_or_else(|e| e.into_inner());
+            let searched = searched.lock().unwrap_or_else(|e| e.into_inner());
+            let before = searched.as_ref().map_or(0, Pile::len);
+            if inside.try_reserve(entries.len() + before).is_err()
+                || stack.try_reserve(entries.len()).is_err()
+            {
+                return CellEnd::Refused;
+            }
+            // A cell saved under way: what it had searched is known,
+            // its moves out filed; it goes on with the rest.
+            if let Some(searched) = searched.as_ref() {
+                searched.for_each(|runs| {
+                    inside.insert(runs);
+                });
+            }
+            entries.for_each(|runs| {
+                if inside.insert(runs) {
+                    stack.push(runs);
+                }
+            });
+        }
+        let fixed_cards = game.game().fixed_cards(&keys.position(*cell, 0));
+        while let Some(runs) = stack.pop() {
+            if let Some(asked) = answers.asking(layer)
+                && self.keep_under_way(layer, index, inside, (stack, runs), outbox)
+            {
+                answers.answer(layer, asked);
+            }
+            let p = game.position(keys, *cell, runs);
+            if G::suitless(&p).won() {
+                return CellEnd::Won;
+            }
+            *since_asked += 1;
+            if *since_asked >= 4096 {
+                *since_asked = 0;
+                if should_stop(inside.len()) {
+                    return CellEnd::Stopped;
+                }
+            }
+            // Room for every child, asked for before it is needed: a
+            // search under a memory limit stops, open, and never aborts.
+            if (inside.capacity() - inside.len() < ROOM
+                && inside.try_reserve(inside.len().max(1024)).is_err())
+                || (stack.capacity() - stack.len() < ROOM
+                    && stack.try_reserve(stack.len().max(1024)).is_err())
+            {
+                return CellEnd::Refused;
+            }
+            game.for_each_child_of(&p, fixed_cards, |child| {
+                let to = keys.cell(G::suitless(&child));
+                let Some(runs) = game.entry(keys, &child) else {
+                    refused.store(true, Relaxed);
+                    return;
+                };
+                if to == *cell {
+                    inside.prefetch(runs);
+                    children.push(runs);
+                    return;
+                }
+                // Another cell: a higher layer (the module doc).
+                let number = keys.layer(G::suitless(&child));
+                debug_assert!(number > layer.number);
+                self.post(outbox, number, to, runs);
+            });
+            if refused.load(Relaxed) {
+                return CellEnd::Refused;
+            }
+            for runs in children.drain(..) {
+                if inside.insert(runs) {
+                    stack.push(runs);
+                }
+            }
+        }
+        CellEnd::Done(inside.len())
     }
 
     /// Delivers every filing of `outbox`, then retires the cells `done`:
@@ -1095,8 +1230,8 @@ impl Keys {
     }
 }
 
-/// How a cell searched breadth-first ended (`Search::lean_cell`).
-enum Lean {
+/// How a thread's search of a cell ended.
+enum CellEnd {
     /// Searched whole: its positions.
     Done(usize),
     Won,

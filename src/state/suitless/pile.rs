@@ -175,6 +175,36 @@ impl<A: Iterator<Item = u64>, B: Iterator<Item = u64>> Iterator for Union<A, B> 
     }
 }
 
+/// The members of one increasing list not in another, in increasing
+/// order: what a cell searched breadth-first keeps for a save (its
+/// positions searched: those held but not left to search; its positions
+/// to search: its children found not held).
+pub(super) struct Difference<A: Iterator<Item = u64>, B: Iterator<Item = u64>> {
+    a: A,
+    b: std::iter::Peekable<B>,
+}
+
+impl<A: Iterator<Item = u64>, B: Iterator<Item = u64>> Difference<A, B> {
+    /// The members of `a` not in `b`.
+    pub(super) fn of(a: A, b: B) -> Self {
+        Difference { a, b: b.peekable() }
+    }
+}
+
+impl<A: Iterator<Item = u64>, B: Iterator<Item = u64>> Iterator for Difference<A, B> {
+    type Item = u64;
+
+    fn next(&mut self) -> Option<u64> {
+        for member in self.a.by_ref() {
+            while self.b.next_if(|&other| other < member).is_some() {}
+            if self.b.next_if_eq(&member).is_none() {
+                return Some(member);
+            }
+        }
+        None
+    }
+}
+
 /// Builds a settled pile from members given in increasing order.
 #[derive(Default)]
 pub(super) struct Packer {
@@ -427,6 +457,25 @@ mod tests {
             increasing.iter().for_each(|&m| packer.push(m).unwrap());
             prop_assert_eq!(packer.len(), set.len());
             prop_assert_eq!(packer.finish().increasing().collect::<Vec<_>>(), increasing);
+        }
+    }
+
+    proptest! {
+        /// Union and difference of two increasing lists are a set's.
+        #[test]
+        fn union_and_difference_are_a_sets(
+            a in prop::collection::btree_set(0u64..300, 0..120),
+            b in prop::collection::btree_set(0u64..300, 0..120),
+        ) {
+            let (a_in, b_in) = (a.iter().copied(), b.iter().copied());
+            prop_assert_eq!(
+                Union::of(a_in.clone(), b_in.clone()).collect::<Vec<_>>(),
+                a.union(&b).copied().collect::<Vec<_>>()
+            );
+            prop_assert_eq!(
+                Difference::of(a_in, b_in).collect::<Vec<_>>(),
+                a.difference(&b).copied().collect::<Vec<_>>()
+            );
         }
     }
 

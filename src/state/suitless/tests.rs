@@ -632,44 +632,60 @@ fn a_search_resumed_from_saves_inside_layers_is_the_search_run_straight() {
 /// positions (a cell resumed from its entries alone, what it had
 /// searched forgotten, would count fewer): under forced and complete
 /// rules (under free rules bd.1865's cells hold a position or two), on
-/// two threads. (A cell of an hour is then not
-/// started again when its process is killed.)
+/// two threads, its cells searched with the set or breadth-first. (A
+/// cell of an hour is then not started again when its process is
+/// killed.)
 #[test]
 fn a_search_resumed_with_cells_under_way_is_the_search_run_straight() {
     use crate::foundation::Foundation;
-    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
     let dir = tempfile::tempdir().unwrap();
     let (path, kept) = (dir.path().join("saved"), dir.path().join("kept"));
     let under = |foundation, seed| State::new(&test_deal("bd", seed).with_foundation(foundation));
-    for state in [
+    // Cells searched with the set, or breadth-first, each resumed the
+    // other way.
+    let states = [
         test_state("bd", 78829),
         under(Foundation::Xpat2, 1865),
         under(Foundation::Xpat2, 78829),
-    ] {
-        let whole = in_layers_with(&state, 1);
+    ];
+    for (state, lean_from) in states.iter().flat_map(|s| [(s, LEAN_FROM), (s, 0)]) {
+        let whole = in_layers_with(state, 1);
         let stop = AtomicBool::new(false);
         let stopped = || stop.load(Relaxed);
         // Each save inside a layer asks its threads to keep their cells.
-        let limits = saving_at_every_instant(&path, &stopped);
+        let limits = LayerLimits {
+            lean_from,
+            ..saving_at_every_instant(&path, &stopped)
+        };
+        // The latest save that kept cells is copied, and the search
+        // stopped at the twentieth: cells kept later in their search
+        // (breadth-first, in a later step, with children found in it).
+        let copied = AtomicUsize::new(0);
         let mut progress = |layer: &Layer| {
             if let (false, Some(Ok(saved)), false) = (layer.done, &layer.saved, stop.load(Relaxed))
                 && saved.under_way > 0
             {
                 std::fs::copy(&path, &kept).unwrap();
-                stop.store(true, Relaxed);
+                if copied.fetch_add(1, Relaxed) + 1 >= 20 {
+                    stop.store(true, Relaxed);
+                }
             }
         };
         // Whether a save finds a cell with positions searched depends on
         // the threads' timing (small cells end between two saves): a
         // few runs at most.
         for _ in 0..20 {
-            if in_layers(&state, &limits, &mut progress).is_lost() {
-                continue;
+            in_layers(state, &limits, &mut progress);
+            if copied.load(Relaxed) > 0 {
+                break;
             }
-            break;
         }
-        assert!(stop.load(Relaxed), "no cell kept under way in 20 runs");
-        let resumed = Resumed::read(&state, &kept).unwrap();
+        assert!(
+            copied.load(Relaxed) > 0,
+            "no cell kept under way in 20 runs, lean from {lean_from}\n{state}"
+        );
+        let resumed = Resumed::read(state, &kept).unwrap();
         assert!(resumed.under_way() > 0);
         // Each cell kept: the positions searched and those left to search
         // are apart, and both there.
@@ -700,6 +716,7 @@ fn a_search_resumed_with_cells_under_way_is_the_search_run_straight() {
         stop.store(false, Relaxed);
         let unsaved = LayerLimits {
             checkpoint: None,
+            lean_from: LEAN_FROM - lean_from,
             ..saving_each_layer(2, &path, &stopped)
         };
         let found = resumed_in_layers(resumed, &unsaved, &mut |_| {});
