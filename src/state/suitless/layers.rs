@@ -270,21 +270,21 @@ impl Shards {
     /// 32 has cells of more than 50 minutes). Entries are what is known
     /// of a cell before it is searched; larger cells tend to have more.
     /// A cell saved under way (`checkpoint.rs`) comes with the positions
-    /// it had searched, taken from `searched`, and counts them too.
-    fn take(&self, searched: &mut FxHashMap<u64, Pile>) -> Vec<TakenCell> {
+    /// it had searched, taken from `kept`, and counts them too.
+    fn take(&self, kept: &mut FxHashMap<u64, Pile>) -> Vec<TakenCell> {
         let mut cells: Vec<(u64, Pile, Option<Pile>)> = self
             .0
             .iter()
             .flat_map(|shard| std::mem::take(&mut *shard.lock().unwrap_or_else(|e| e.into_inner())))
-            .map(|(cell, pile)| (cell, pile, searched.remove(&cell)))
+            .map(|(cell, pile)| (cell, pile, kept.remove(&cell)))
             .collect();
-        cells.sort_by_key(|(cell, pile, searched)| {
-            let size = pile.len() + searched.as_ref().map_or(0, Pile::len);
+        cells.sort_by_key(|(cell, pile, kept)| {
+            let size = pile.len() + kept.as_ref().map_or(0, Pile::len);
             (std::cmp::Reverse(size), *cell)
         });
         cells
             .into_iter()
-            .map(|(cell, pile, searched)| (cell, Mutex::new(pile), Mutex::new(searched)))
+            .map(|(cell, pile, kept)| (cell, Mutex::new(pile), Mutex::new(kept)))
             .collect()
     }
 }
@@ -351,7 +351,7 @@ pub(super) fn search_game<G: Layered>(
         limits,
         refused: AtomicBool::new(false),
         held: Held::default(),
-        searched: Mutex::default(),
+        kept: Mutex::default(),
     };
     let (first, mut total) = match from {
         None => {
@@ -370,8 +370,8 @@ pub(super) fn search_game<G: Layered>(
         Some((first, total, cells)) => {
             for (number, cell, pile) in cells {
                 if cell & checkpoint::UNDER_WAY != 0 {
-                    let mut searched = search.searched.lock().unwrap_or_else(|e| e.into_inner());
-                    searched.insert(cell & !checkpoint::UNDER_WAY, pile);
+                    let mut kept = search.kept.lock().unwrap_or_else(|e| e.into_inner());
+                    kept.insert(cell & !checkpoint::UNDER_WAY, pile);
                     continue;
                 }
                 search.held.changed((0, 0), (pile.len(), pile.bytes()));
@@ -389,8 +389,8 @@ pub(super) fn search_game<G: Layered>(
         if (limits.stopped)() {
             return Suitless::Open { positions: total };
         }
-        let cells = search.layers[number]
-            .take(&mut search.searched.lock().unwrap_or_else(|e| e.into_inner()));
+        let cells =
+            search.layers[number].take(&mut search.kept.lock().unwrap_or_else(|e| e.into_inner()));
         if cells.is_empty() {
             continue;
         }
@@ -398,7 +398,7 @@ pub(super) fn search_game<G: Layered>(
             number,
             cells: &cells,
             next: AtomicUsize::new(0),
-            searched: AtomicUsize::new(0),
+            retired: AtomicUsize::new(0),
             end: Mutex::new(End::Searching),
             asked: AtomicUsize::new(0),
             answered: AtomicUsize::new(0),
@@ -467,7 +467,7 @@ pub(super) fn search_game<G: Layered>(
                     // retired so far.
                     let positions = match &saved {
                         Some(Ok((_, positions))) => *positions,
-                        _ => layer.searched.load(Relaxed),
+                        _ => layer.retired.load(Relaxed),
                     };
                     if let Some(saved) = saved {
                         progress(&Layer {
@@ -478,11 +478,11 @@ pub(super) fn search_game<G: Layered>(
                 }
                 if reported.elapsed() >= limits.every {
                     reported = Instant::now();
-                    progress(&figures(false, layer.searched.load(Relaxed)));
+                    progress(&figures(false, layer.retired.load(Relaxed)));
                 }
             }
         });
-        let positions = layer.searched.load(Relaxed);
+        let positions = layer.retired.load(Relaxed);
         let so_far = total + positions;
         match *layer.end.lock().unwrap_or_else(|e| e.into_inner()) {
             End::Won => return Suitless::Won { positions: so_far },
@@ -522,7 +522,7 @@ struct Search<'a, G> {
     held: Held,
     /// The positions searched of cells resumed under way, by cell, until
     /// their layer takes them.
-    searched: Mutex<FxHashMap<u64, Pile>>,
+    kept: Mutex<FxHashMap<u64, Pile>>,
 }
 
 /// The layer under way.
@@ -532,9 +532,9 @@ struct ThisLayer<'a> {
     cells: &'a [TakenCell],
     /// The first cell no thread has taken.
     next: AtomicUsize,
-    /// Positions searched in the cells done: those whose piles are
+    /// Positions searched in the cells retired: those whose piles are
     /// emptied (`Search::retire`), counted under their locks.
-    searched: AtomicUsize,
+    retired: AtomicUsize,
     end: Mutex<End>,
     /// Saves inside the layer that asked the threads to keep their cells
     /// under way (`Search::keep_under_way`), and the threads that have
@@ -629,16 +629,12 @@ impl<G: Layered> Search<'_, G> {
         let piles: Vec<(u64, MutexGuard<Pile>, MutexGuard<Option<Pile>>)> = layer
             .cells
             .iter()
-            .map(|(cell, pile, searched)| {
+            .map(|(cell, pile, kept)| {
                 let pile = pile.lock().unwrap_or_else(|e| e.into_inner());
-                (
-                    *cell,
-                    pile,
-                    searched.lock().unwrap_or_else(|e| e.into_inner()),
-                )
+                (*cell, pile, kept.lock().unwrap_or_else(|e| e.into_inner()))
             })
             .collect();
-        let searched = layer.searched.load(Relaxed);
+        let retired = layer.retired.load(Relaxed);
         let mut left: Vec<(u64, &Pile)> = Vec::new();
         for (cell, pile, kept) in &piles {
             if pile.len() > 0 {
@@ -649,21 +645,15 @@ impl<G: Layered> Search<'_, G> {
             }
         }
         if !new_layer
-            && searched == 0
+            && retired == 0
             && left
                 .iter()
                 .all(|(cell, _)| cell & checkpoint::UNDER_WAY == 0)
         {
             return None;
         }
-        let saved = self.save(
-            state,
-            checkpoint,
-            layer.number,
-            total + searched,
-            Some(left),
-        );
-        Some(saved.map(|saved| (saved, searched)))
+        let saved = self.save(state, checkpoint, layer.number, total + retired, Some(left));
+        Some(saved.map(|saved| (saved, retired)))
     }
 
     /// Cell `index` of `layer` searched breadth-first in little memory:
@@ -946,13 +936,13 @@ impl<G: Layered> Search<'_, G> {
         let mut done = Vec::<(usize, usize)>::new();
         loop {
             let index = layer.next.fetch_add(1, Relaxed);
-            let Some((_, pile, searched)) = layer.cells.get(index) else {
+            let Some((_, pile, kept)) = layer.cells.get(index) else {
                 return self.retire(&mut outbox, &mut done, layer);
             };
             // A cell resumed under way counts what it had searched: the
             // set would hold that too.
             let entries = pile.lock().unwrap_or_else(|e| e.into_inner()).len()
-                + searched
+                + kept
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .as_ref()
@@ -995,15 +985,15 @@ impl<G: Layered> Search<'_, G> {
             children,
             since_asked,
         } = scratch;
-        let (cell, pile, searched) = &layer.cells[index];
+        let (cell, pile, kept) = &layer.cells[index];
         inside.clear();
         stack.clear();
         {
             // Read, not taken: the pile stays for a save until its
             // cell is retired.
             let entries = pile.lock().unwrap_or_else(|e| e.into_inner());
-            let searched = searched.lock().unwrap_or_else(|e| e.into_inner());
-            let before = searched.as_ref().map_or(0, Pile::len);
+            let kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+            let before = kept.as_ref().map_or(0, Pile::len);
             if inside.try_reserve(entries.len() + before).is_err()
                 || stack.try_reserve(entries.len()).is_err()
             {
@@ -1011,8 +1001,8 @@ impl<G: Layered> Search<'_, G> {
             }
             // A cell saved under way: what it had searched is known,
             // its moves out filed; it goes on with the rest.
-            if let Some(searched) = searched.as_ref() {
-                searched.for_each(|runs| {
+            if let Some(kept) = kept.as_ref() {
+                kept.for_each(|runs| {
                     inside.insert(runs);
                 });
             }
@@ -1080,19 +1070,19 @@ impl<G: Layered> Search<'_, G> {
     /// Delivers every filing of `outbox`, then retires the cells `done`:
     /// their piles emptied and their positions counted, each under its
     /// pile's lock. So a cell whose pile is empty has all its entries out
-    /// filed, and `searched` counts exactly the cells with empty piles
+    /// filed, and `retired` counts exactly the cells with empty piles
     /// while every pile is locked (`save_inside`).
     fn retire(&self, outbox: &mut Outbox, done: &mut Vec<(usize, usize)>, layer: &ThisLayer) {
         for (shard, batch) in outbox.0.iter_mut().enumerate() {
             self.deliver(shard, batch);
         }
         for (index, positions) in done.drain(..) {
-            let (_, pile, searched) = &layer.cells[index];
+            let (_, pile, kept) = &layer.cells[index];
             let mut pile = pile.lock().unwrap_or_else(|e| e.into_inner());
-            *searched.lock().unwrap_or_else(|e| e.into_inner()) = None;
+            *kept.lock().unwrap_or_else(|e| e.into_inner()) = None;
             let entries = std::mem::take(&mut *pile);
             self.held.changed((entries.len(), entries.bytes()), (0, 0));
-            layer.searched.fetch_add(positions, Relaxed);
+            layer.retired.fetch_add(positions, Relaxed);
         }
     }
 }
