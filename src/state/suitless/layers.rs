@@ -762,6 +762,10 @@ impl<G: Layered> Search<'_, G> {
                     return CellEnd::Refused;
                 }
             }
+            // The step's positions all counted.
+            *counted += since_asked;
+            layer.under_way.fetch_add(since_asked, Relaxed);
+            since_asked = 0;
             if next.settle().is_err() {
                 return CellEnd::Refused;
             }

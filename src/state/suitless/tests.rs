@@ -432,7 +432,7 @@ fn the_search_in_layers_on_real_deals() {
 #[test]
 fn cells_searched_breadth_first_find_what_the_set_finds() {
     use crate::foundation::Foundation::{Forced, Free, Xpat2};
-    let mut lost = 0;
+    let (mut lost, mut most_under_way) = (0, 0);
     for (seed, foundation) in [
         (78829, Forced),
         (1865, Free),
@@ -447,11 +447,18 @@ fn cells_searched_breadth_first_find_what_the_set_finds() {
                 threads,
                 most: usize::MAX,
                 stopped: &|| false,
-                every: LAYER_EVERY,
+                every: Duration::ZERO,
                 checkpoint: None,
                 lean_from: 0,
             };
-            let found = in_layers(&state, &lean, &mut |_| {});
+            // Reported as they go: the positions of cells under way, in
+            // no count until their cell is done.
+            let found = in_layers(&state, &lean, &mut |layer| {
+                if layer.done {
+                    assert_eq!(layer.under_way, 0);
+                }
+                most_under_way = most_under_way.max(layer.under_way);
+            });
             if with_set.is_lost() {
                 assert_eq!(found, with_set, "bd.{seed} {foundation:?}");
             } else {
@@ -464,6 +471,7 @@ fn cells_searched_breadth_first_find_what_the_set_finds() {
         lost += usize::from(with_set.is_lost());
     }
     assert_eq!(lost, 5);
+    assert!(most_under_way > 0);
 }
 
 /// Limits of a search in layers on `threads` that saves itself to
