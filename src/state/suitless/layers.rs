@@ -665,8 +665,8 @@ impl<G: Layered> Search<'_, G> {
     /// positions as the set's search, the same moves out, the same count.
     /// A save asking is answered once the cell is kept as it stands
     /// (`keep_lean`), so that a cell of hours killed halfway resumes
-    /// halfway. `should_stop`, given the
-    /// positions held, is asked every few thousand positions.
+    /// halfway. `should_stop`, given the positions held, is asked every
+    /// few thousand positions.
     fn lean_cell(
         &self,
         layer: &ThisLayer,
