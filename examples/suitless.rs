@@ -4,8 +4,8 @@
 //! and a way to ask it of deals with more room than a search gives it).
 //!
 //! Usage: `cargo run --release --example suitless -- [forced|free|xpat2]
-//! [--follow CARDS] [--layers [--jobs N] [--checkpoint FILE [--every
-//! MINUTES]]] [MOST] bd.SEED...`, e.g. `forced 20000000 bd.78829 bd.1`.
+//! [--follow CARDS] [--layers [--jobs N] [--lean-from ENTRIES]
+//! [--checkpoint FILE [--every MINUTES]]] [MOST] bd.SEED...`, e.g. `forced 20000000 bd.78829 bd.1`.
 //! Prints one line per deal: `lost` (the suitless game never wins, so
 //! the deal is lost under those rules), `won` (it wins, which proves
 //! nothing), `open` (it reached MOST positions, default 20 000 000), the
@@ -14,6 +14,8 @@
 //! of large games: MOST bounds the positions waiting, some 5 bytes
 //! each), on N threads (default 1), a line on stderr per layer, and one
 //! every ten minutes while a layer is under way (its cells done so far).
+//! Cells of ENTRIES entries or more are searched breadth-first (default
+//! `SUITLESS_LEAN_FROM`; 0 for every cell, to measure that way).
 //!
 //! With `--follow CARDS`, the game with those cards followed
 //! (`state::suitless_followed`; with `--layers`,
@@ -83,7 +85,7 @@ fn main() -> ExitCode {
                     stopped: &|| false,
                     every: SUITLESS_EVERY,
                     checkpoint,
-                    lean_from: SUITLESS_LEAN_FROM,
+                    lean_from: asked.lean_from,
                 };
                 // A layer of a large game takes an hour (bd.1649's 25th
                 // under complete rules): a log shows it under way every
@@ -211,6 +213,8 @@ struct Asked {
     foundation: Foundation,
     /// Threads for `--layers`; none without it.
     layers: Option<usize>,
+    /// Cells searched breadth-first from this many entries on.
+    lean_from: usize,
     /// The cards `--follow` names, a bit each.
     follow: Option<u64>,
     /// The checkpoint's file and the time between saves.
@@ -221,7 +225,7 @@ struct Asked {
 
 /// The rules, the search, the limit and the deals of the command line.
 fn parse(args: &[String]) -> Result<Asked, String> {
-    let usage = "usage: suitless [forced|free|xpat2] [--follow CARDS] [--layers [--jobs N] [--checkpoint FILE [--every MINUTES]]] [MOST] bd.SEED...";
+    let usage = "usage: suitless [forced|free|xpat2] [--follow CARDS] [--layers [--jobs N] [--lean-from ENTRIES] [--checkpoint FILE [--every MINUTES]]] [MOST] bd.SEED...";
     let mut rest = args;
     let mut foundation = Foundation::Forced;
     if let Some(first) = rest.first() {
@@ -237,6 +241,7 @@ fn parse(args: &[String]) -> Result<Asked, String> {
         }
     }
     let mut layers = None;
+    let mut lean_from = SUITLESS_LEAN_FROM;
     let mut checkpoint = None;
     let mut follow = None;
     if rest.first().is_some_and(|a| a == "--follow") {
@@ -255,6 +260,11 @@ fn parse(args: &[String]) -> Result<Asked, String> {
                 jobs.filter(|&n| n > 0)
                     .ok_or(format!("--jobs needs a number of threads; {usage}"))?,
             );
+            rest = &rest[2..];
+        }
+        if rest.first().is_some_and(|a| a == "--lean-from") {
+            let entries = rest.get(1).and_then(|a| a.parse::<usize>().ok());
+            lean_from = entries.ok_or(format!("--lean-from needs a number of entries; {usage}"))?;
             rest = &rest[2..];
         }
         if rest.first().is_some_and(|a| a == "--checkpoint") {
@@ -296,6 +306,7 @@ fn parse(args: &[String]) -> Result<Asked, String> {
     Ok(Asked {
         foundation,
         layers,
+        lean_from,
         follow,
         checkpoint,
         most,

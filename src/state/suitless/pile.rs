@@ -46,7 +46,17 @@ impl Pile {
     /// Adds `member`. On a refusal of memory the pile holds the same
     /// members as before.
     pub(super) fn add(&mut self, member: u64) -> Result<(), TryReserveError> {
-        let room = LOOSE_AT_LEAST.max(self.sorted / 8);
+        self.add_with_share(member, 8)
+    }
+
+    /// Adds `member`, the loose members up to `1/share` of the sorted
+    /// ones before they are merged.
+    pub(super) fn add_with_share(
+        &mut self,
+        member: u64,
+        share: usize,
+    ) -> Result<(), TryReserveError> {
+        let room = LOOSE_AT_LEAST.max(self.sorted / share);
         if self.loose.len() >= room {
             self.loose.sort_unstable();
             self.loose.dedup();
@@ -57,7 +67,7 @@ impl Pile {
         if self.loose.len() == self.loose.capacity() {
             // Exactly the room: a loose member never takes more than a
             // byte of each sorted one.
-            let room = LOOSE_AT_LEAST.max(self.sorted / 8);
+            let room = LOOSE_AT_LEAST.max(self.sorted / share);
             self.loose.try_reserve_exact(room - self.loose.len())?;
         }
         self.loose.push(member);
@@ -435,11 +445,12 @@ mod tests {
         fn a_pile_holds_what_a_set_holds(
             added in prop::collection::vec(
                 prop_oneof![0u64..200, any::<u64>(), Just(0), Just(u64::MAX)], 0..600),
+            share in prop_oneof![Just(8usize), Just(2), Just(1)],
         ) {
             let mut pile = Pile::default();
             let mut set = BTreeSet::new();
             for (i, &member) in added.iter().enumerate() {
-                pile.add(member).unwrap();
+                pile.add_with_share(member, share).unwrap();
                 set.insert(member);
                 if i % 97 == 0 {
                     prop_assert_eq!(members(&pile), set.iter().copied().collect::<Vec<_>>());
