@@ -421,11 +421,7 @@ pub(super) fn search_game<G: Layered>(
             positions,
             cells: cells.len(),
             total: total + positions,
-            under_way: if done {
-                0
-            } else {
-                layer.under_way.load(Relaxed)
-            },
+            under_way: layer.under_way.load(Relaxed),
             waiting: search.held.entries.load(Relaxed),
             bytes: search.held.bytes.load(Relaxed),
             elapsed: began.elapsed(),
@@ -677,28 +673,15 @@ impl<G: Layered> Search<'_, G> {
     /// (`keep_lean`), so that a cell of hours killed halfway resumes
     /// halfway. `should_stop`, given the positions held, is asked every
     /// few thousand positions.
+    /// The positions searched are `counted` in `layer.under_way` as
+    /// they go, and taken back from it when the cell is retired, under
+    /// its lock (`retire`): a save or a report never finds them in
+    /// neither count.
     fn lean_cell(
         &self,
         layer: &ThisLayer,
         index: usize,
-        outbox: &mut Outbox,
-        answers: &mut Answers,
-        should_stop: &dyn Fn(usize) -> bool,
-    ) -> CellEnd {
-        let mut counted = 0;
-        let lean = self.lean_steps(layer, index, outbox, answers, should_stop, &mut counted);
-        layer.under_way.fetch_sub(counted, Relaxed);
-        lean
-    }
-
-    /// `lean_cell`'s steps, the positions searched `counted` in
-    /// `layer.under_way` as they go.
-    fn lean_steps(
-        &self,
-        layer: &ThisLayer,
-        index: usize,
-        outbox: &mut Outbox,
-        answers: &mut Answers,
+        (outbox, answers): (&mut Outbox, &mut Answers),
         should_stop: &dyn Fn(usize) -> bool,
         counted: &mut usize,
     ) -> CellEnd {
@@ -947,7 +930,8 @@ impl<G: Layered> Search<'_, G> {
         let mut outbox = Outbox::new();
         // Cells searched whose entries out may still be in the outbox:
         // index and positions.
-        let mut done = Vec::<(usize, usize)>::new();
+        // index, positions, and positions counted under way.
+        let mut done = Vec::<(usize, usize, usize)>::new();
         loop {
             let index = layer.next.fetch_add(1, Relaxed);
             let Some((_, pile, kept)) = layer.cells.get(index) else {
@@ -961,8 +945,10 @@ impl<G: Layered> Search<'_, G> {
                     .unwrap_or_else(|e| e.into_inner())
                     .as_ref()
                     .map_or(0, Pile::len);
+            let mut under_way = 0;
             let end = if entries >= self.limits.lean_from {
-                self.lean_cell(layer, index, &mut outbox, &mut answers, &should_stop)
+                let mine = (&mut outbox, &mut answers);
+                self.lean_cell(layer, index, mine, &should_stop, &mut under_way)
             } else {
                 let mine = (&mut outbox, &mut answers, &mut scratch);
                 self.set_cell(layer, index, mine, &should_stop)
@@ -970,13 +956,13 @@ impl<G: Layered> Search<'_, G> {
             match end {
                 CellEnd::Done(positions) => {
                     answers.at_cell_end(layer);
-                    done.push((index, positions));
+                    done.push((index, positions, under_way));
                 }
                 CellEnd::Won => return stop(End::Won),
                 CellEnd::Stopped => return stop(End::Stopped),
                 CellEnd::Refused => return self.refused.store(true, Relaxed),
             }
-            let positions: usize = done.iter().map(|&(_, positions)| positions).sum();
+            let positions: usize = done.iter().map(|&(_, positions, _)| positions).sum();
             if done.len() >= RETIRE_CELLS || positions >= RETIRE_POSITIONS {
                 self.retire(&mut outbox, &mut done, layer);
             }
@@ -1086,17 +1072,23 @@ impl<G: Layered> Search<'_, G> {
     /// pile's lock. So a cell whose pile is empty has all its entries out
     /// filed, and `retired` counts exactly the cells with empty piles
     /// while every pile is locked (`save_inside`).
-    fn retire(&self, outbox: &mut Outbox, done: &mut Vec<(usize, usize)>, layer: &ThisLayer) {
+    fn retire(
+        &self,
+        outbox: &mut Outbox,
+        done: &mut Vec<(usize, usize, usize)>,
+        layer: &ThisLayer,
+    ) {
         for (shard, batch) in outbox.0.iter_mut().enumerate() {
             self.deliver(shard, batch);
         }
-        for (index, positions) in done.drain(..) {
+        for (index, positions, under_way) in done.drain(..) {
             let (_, pile, kept) = &layer.cells[index];
             let mut pile = pile.lock().unwrap_or_else(|e| e.into_inner());
             *kept.lock().unwrap_or_else(|e| e.into_inner()) = None;
             let entries = std::mem::take(&mut *pile);
             self.held.changed((entries.len(), entries.bytes()), (0, 0));
             layer.retired.fetch_add(positions, Relaxed);
+            layer.under_way.fetch_sub(under_way, Relaxed);
         }
     }
 }
