@@ -811,9 +811,7 @@ impl<G: Layered> Search<'_, G> {
         if inside.len() <= stack.len() + 1 {
             return false;
         }
-        for (shard, batch) in outbox.0.iter_mut().enumerate() {
-            self.deliver(shard, batch);
-        }
+        self.deliver_all(outbox);
         let mut left = Vec::new();
         if left.try_reserve_exact(stack.len() + 1).is_err() {
             return true;
@@ -854,9 +852,7 @@ impl<G: Layered> Search<'_, G> {
         held: &Pile,
         outbox: &mut Outbox,
     ) -> bool {
-        for (shard, batch) in outbox.0.iter_mut().enumerate() {
-            self.deliver(shard, batch);
-        }
+        self.deliver_all(outbox);
         if next.settle().is_err() {
             return true;
         }
@@ -894,6 +890,14 @@ impl<G: Layered> Search<'_, G> {
         outbox.0[shard].push(((number as u64) << CELL_BITS | cell, runs));
         if outbox.0[shard].len() >= BATCH {
             self.deliver(shard, &mut outbox.0[shard]);
+        }
+    }
+
+    /// Files every batch of `outbox`: a cell kept or retired has all its
+    /// moves out filed.
+    fn deliver_all(&self, outbox: &mut Outbox) {
+        for (shard, batch) in outbox.0.iter_mut().enumerate() {
+            self.deliver(shard, batch);
         }
     }
 
@@ -1078,9 +1082,7 @@ impl<G: Layered> Search<'_, G> {
         done: &mut Vec<(usize, usize, usize)>,
         layer: &ThisLayer,
     ) {
-        for (shard, batch) in outbox.0.iter_mut().enumerate() {
-            self.deliver(shard, batch);
-        }
+        self.deliver_all(outbox);
         for (index, positions, under_way) in done.drain(..) {
             let (_, pile, kept) = &layer.cells[index];
             let mut pile = pile.lock().unwrap_or_else(|e| e.into_inner());
