@@ -49,17 +49,19 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
 
 use super::cell_set::CellSet;
 use super::checkpoint::{self, Checkpoint, Saved};
-use super::pile::{Difference, Packer, Pile, Union};
+use super::pile::Pile;
 use super::{CELL_BITS, COLUMNS, Game, Moves, Position, Suitless};
 use crate::cards::{CARDS, SUITS};
 use crate::state::State;
+
+mod lean;
 
 /// What [`super::in_layers`] may use.
 pub struct Limits<'a> {
@@ -414,6 +416,8 @@ pub(super) fn search_game<G: Layered>(
             answered: AtomicUsize::new(0),
             running: AtomicUsize::new(0),
             under_way: AtomicUsize::new(0),
+            lean: AtomicUsize::new(0),
+            steps: Mutex::default(),
         };
         let figures = |done: bool, positions: usize| Layer {
             number,
@@ -443,11 +447,11 @@ pub(super) fn search_game<G: Layered>(
             // the end.
             let (searching, ended) = mpsc::channel::<()>();
             let mut spawned = false;
-            for _ in 0..limits.threads.max(1) {
+            for slot in 0..limits.threads.max(1) {
                 let (searching, search, layer) = (searching.clone(), &search, &layer);
                 let thread = std::thread::Builder::new().spawn_scoped(scope, move || {
                     let _searching = searching;
-                    search.cells(layer);
+                    search.cells(layer, slot);
                 });
                 match thread {
                     Ok(_) => spawned = true,
@@ -456,7 +460,7 @@ pub(super) fn search_game<G: Layered>(
             }
             drop(searching);
             if !spawned {
-                return search.cells(&layer);
+                return search.cells(&layer, 0);
             }
             // Awake at least each second, to save when a save is due
             // (however seldom the layer is reported), once a cell of it
@@ -551,6 +555,10 @@ struct ThisLayer<'a> {
     /// Positions searched in the cells under way breadth-first
     /// (`Layer::under_way`).
     under_way: AtomicUsize,
+    /// The cells under way breadth-first, and the steps they share with
+    /// the threads that have no cell to take (`lean.rs`).
+    lean: AtomicUsize,
+    steps: Mutex<Vec<Arc<lean::Step>>>,
 }
 
 impl<G: Layered> Search<'_, G> {
@@ -662,134 +670,6 @@ impl<G: Layered> Search<'_, G> {
         Some(saved.map(|saved| (saved, retired)))
     }
 
-    /// Cell `index` of `layer` searched breadth-first in little memory:
-    /// the positions held sorted and packed, and at each step the new
-    /// positions, its children in the cell not held yet, found by one
-    /// merge of the two (delayed duplicate detection). The moves within a
-    /// cell are not all reversible (cards forced up among them), so all
-    /// the positions held are asked, not the last steps'. The same
-    /// positions as the set's search, the same moves out, the same count.
-    /// A save asking is answered once the cell is kept as it stands
-    /// (`keep_lean`), so that a cell of hours killed halfway resumes
-    /// halfway. `should_stop`, given the positions held, is asked every
-    /// few thousand positions.
-    /// The positions searched are `counted` in `layer.under_way` as
-    /// they go, and taken back from it when the cell is retired, under
-    /// its lock (`retire`): a save or a report never finds them in
-    /// neither count.
-    fn lean_cell(
-        &self,
-        layer: &ThisLayer,
-        index: usize,
-        (outbox, answers): (&mut Outbox, &mut Answers),
-        should_stop: &dyn Fn(usize) -> bool,
-        counted: &mut usize,
-    ) -> CellEnd {
-        let (game, keys) = (self.game, self.keys);
-        let (cell, pile, kept) = &layer.cells[index];
-        let fixed_cards = game.game().fixed_cards(&keys.position(*cell, 0));
-        // The first step: the entries (the positions left to search, for
-        // a cell resumed under way); held: they and those it had searched,
-        // or `None` where that is the step itself (a copy of 692.5 M
-        // entries, 2 GB, saved: BakersDozen.191326999's layer 34).
-        let (mut step, mut held) = {
-            let mut entries = pile.lock().unwrap_or_else(|e| e.into_inner());
-            let before = (entries.len(), entries.bytes());
-            if entries.settle().is_err() {
-                return CellEnd::Refused;
-            }
-            self.held.changed(before, (entries.len(), entries.bytes()));
-            let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
-            let searched = match kept.as_mut().map(Pile::settle) {
-                Some(Err(_)) => return CellEnd::Refused,
-                _ => kept.as_ref(),
-            };
-            let step = Packer::pack(entries.increasing());
-            let held = searched.map(|searched| {
-                Packer::pack(Union::of(entries.increasing(), searched.increasing()))
-            });
-            match (step, held.transpose()) {
-                (Ok(step), Ok(held)) => (step, held),
-                _ => return CellEnd::Refused,
-            }
-        };
-        let mut since_asked = 0usize;
-        loop {
-            let mut next = Pile::default();
-            let mut refused = false;
-            let all_held = held.as_ref().unwrap_or(&step);
-            for runs in step.increasing() {
-                if let Some(asked) = answers.asking(layer)
-                    && self.keep_lean(layer, index, (&step, runs), &mut next, all_held, outbox)
-                {
-                    answers.answer(layer, asked);
-                }
-                since_asked += 1;
-                if since_asked >= 4096 {
-                    since_asked = 0;
-                    *counted += 4096;
-                    layer.under_way.fetch_add(4096, Relaxed);
-                    if should_stop(all_held.len()) {
-                        return CellEnd::Stopped;
-                    }
-                }
-                let p = game.position(keys, *cell, runs);
-                if G::suitless(&p).won() {
-                    return CellEnd::Won;
-                }
-                game.for_each_child_of(&p, fixed_cards, |child| {
-                    let to = keys.cell(G::suitless(&child));
-                    let Some(runs) = game.entry(keys, &child) else {
-                        refused = true;
-                        return;
-                    };
-                    if to == *cell {
-                        refused |= next.add_with_share(runs, NEXT_SHARE).is_err();
-                        return;
-                    }
-                    let number = keys.layer(G::suitless(&child));
-                    debug_assert!(number > layer.number);
-                    self.post(outbox, number, to, runs);
-                });
-                if refused {
-                    return CellEnd::Refused;
-                }
-            }
-            // The step's positions all counted.
-            *counted += since_asked;
-            layer.under_way.fetch_add(since_asked, Relaxed);
-            since_asked = 0;
-            if next.settle().is_err() {
-                return CellEnd::Refused;
-            }
-            // One merge: the positions held and the children, each once;
-            // the children not held are the next step.
-            let (mut fresh, mut all) = (Packer::default(), Packer::default());
-            let mut members = all_held.increasing().peekable();
-            let mut ok = true;
-            for child in next.increasing() {
-                while let Some(member) = members.next_if(|&member| member < child) {
-                    ok &= all.push(member).is_ok();
-                }
-                if members.next_if_eq(&child).is_none() {
-                    ok &= fresh.push(child).is_ok();
-                }
-                ok &= all.push(child).is_ok();
-            }
-            for member in members {
-                ok &= all.push(member).is_ok();
-            }
-            if !ok {
-                return CellEnd::Refused;
-            }
-            if fresh.len() == 0 {
-                return CellEnd::Done(all.len());
-            }
-            held = Some(all.finish());
-            step = fresh.finish();
-        }
-    }
-
     /// Cell `index` of `layer`, under way, kept as it stands, for a save
     /// inside the layer (the threads asked by `save_inside`): its moves
     /// out filed, then the positions it has still to search (`stack` and
@@ -830,44 +710,6 @@ impl<G: Layered> Search<'_, G> {
             self.keep(layer, index, to_search, searched);
         }
         true
-    }
-
-    /// Cell `index` of `layer`, searched breadth-first, kept as it stands
-    /// for a save, as `keep_under_way` keeps a cell searched with the
-    /// set: its moves out filed, then the positions it has still to
-    /// search, the rest of this `step` from `from` on and its children
-    /// found (`next`) not `held`, in place of its entries, and those it
-    /// has searched, held but not left in the step, beside them. Resumed,
-    /// the cell holds both and goes on with the first (`lean_cell`), as
-    /// it would have here: the positions searched have their moves out
-    /// filed, and every position held that is not is in the step or its
-    /// children. Where memory is refused the cell stays as it last was.
-    /// False where nothing is searched yet, as `keep_under_way`.
-    fn keep_lean(
-        &self,
-        layer: &ThisLayer,
-        index: usize,
-        (step, from): (&Pile, u64),
-        next: &mut Pile,
-        held: &Pile,
-        outbox: &mut Outbox,
-    ) -> bool {
-        self.deliver_all(outbox);
-        if next.settle().is_err() {
-            return true;
-        }
-        let left = || step.increasing().skip_while(move |&runs| runs < from);
-        let found = Difference::of(next.increasing(), held.increasing());
-        let to_search = Packer::pack(Union::of(left(), found));
-        let searched = Packer::pack(Difference::of(held.increasing(), left()));
-        match (to_search, searched) {
-            (Ok(_), Ok(searched)) if searched.len() == 0 => false,
-            (Ok(to_search), Ok(searched)) => {
-                self.keep(layer, index, to_search, searched);
-                true
-            }
-            _ => true,
-        }
     }
 
     /// Cell `index` of `layer` saved as the positions it has still `to
@@ -912,9 +754,11 @@ impl<G: Layered> Search<'_, G> {
         batch.clear();
     }
 
-    /// One thread's share of a layer: cells taken one at a time, each
-    /// searched whole, its moves out filed in the higher layers.
-    fn cells(&self, layer: &ThisLayer) {
+    /// One thread's share of a layer, `slot` of `Limits::threads`: cells
+    /// taken one at a time, each searched whole, its moves out filed in
+    /// the higher layers; then, with none left to take, a hand in the
+    /// cells under way breadth-first.
+    fn cells(&self, layer: &ThisLayer, slot: usize) {
         let stop = |why: End| {
             let mut end = layer.end.lock().unwrap_or_else(|e| e.into_inner());
             if *end == End::Searching {
@@ -939,7 +783,9 @@ impl<G: Layered> Search<'_, G> {
         loop {
             let index = layer.next.fetch_add(1, Relaxed);
             let Some((_, pile, kept)) = layer.cells.get(index) else {
-                return self.retire(&mut outbox, &mut done, layer);
+                self.retire(&mut outbox, &mut done, layer);
+                let mine = (&mut outbox, &mut answers);
+                return self.help(layer, slot, mine, &should_stop, &stop);
             };
             // A cell resumed under way counts what it had searched: the
             // set would hold that too.
@@ -952,7 +798,8 @@ impl<G: Layered> Search<'_, G> {
             let mut under_way = 0;
             let end = if entries >= self.limits.lean_from {
                 let mine = (&mut outbox, &mut answers);
-                self.lean_cell(layer, index, mine, &should_stop, &mut under_way)
+                let at = (index, slot);
+                self.lean_cell(layer, at, mine, &should_stop, &mut under_way)
             } else {
                 let mine = (&mut outbox, &mut answers, &mut scratch);
                 self.set_cell(layer, index, mine, &should_stop)

@@ -104,7 +104,7 @@ impl Pile {
 }
 
 /// A pile read and built in increasing order: what a cell searched
-/// breadth-first holds (`layers.rs`, `Search::lean_cell`).
+/// breadth-first holds (`layers/lean.rs`).
 impl Pile {
     /// Merges the loose members into the sorted ones (the same members,
     /// each once).
@@ -126,6 +126,46 @@ impl Pile {
             last: 0,
         }
     }
+}
+
+/// A settled pile read in parts: the steps of a cell searched
+/// breadth-first are shared by the layer's threads a run of members at a
+/// time (`layers/lean.rs`).
+impl Pile {
+    /// Where each run of `every` members begins, the first at the
+    /// first member: one pass over the bytes.
+    pub(super) fn marks(&self, every: usize) -> Vec<Mark> {
+        debug_assert!(self.loose.is_empty(), "a pile not settled");
+        let mut members = self.increasing();
+        let mut marks = Vec::with_capacity(self.sorted.div_ceil(every.max(1)));
+        while members.at < self.packed.len() {
+            marks.push(Mark {
+                at: members.at,
+                last: members.last,
+            });
+            members.by_ref().take(every.max(1)).for_each(drop);
+        }
+        marks
+    }
+
+    /// Its members from `mark` on (one of its own [`Pile::marks`]), in
+    /// increasing order.
+    pub(super) fn increasing_from(&self, mark: Mark) -> Increasing<'_> {
+        debug_assert!(self.loose.is_empty(), "a pile not settled");
+        Increasing {
+            packed: &self.packed,
+            at: mark.at,
+            last: mark.last,
+        }
+    }
+}
+
+/// Where a member of a settled pile is read from: its byte and the member
+/// before it ([`Pile::marks`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Mark {
+    at: usize,
+    last: u64,
 }
 
 /// [`Pile::increasing`].
@@ -487,6 +527,24 @@ mod tests {
                 Difference::of(a_in, b_in).collect::<Vec<_>>(),
                 a.difference(&b).copied().collect::<Vec<_>>()
             );
+        }
+
+        /// A settled pile read from each of its marks, `every` members at
+        /// a time, is read whole, in order, each member once.
+        #[test]
+        fn a_pile_read_from_its_marks_is_read_whole(
+            members in prop::collection::btree_set(
+                prop_oneof![0u64..5000, any::<u64>()], 0..300),
+            every in 1usize..40,
+        ) {
+            let pile = Packer::pack(members.iter().copied()).unwrap();
+            let marks = pile.marks(every);
+            prop_assert_eq!(marks.len(), members.len().div_ceil(every));
+            let read: Vec<u64> = marks
+                .iter()
+                .flat_map(|&mark| pile.increasing_from(mark).take(every))
+                .collect();
+            prop_assert_eq!(read, members.into_iter().collect::<Vec<_>>());
         }
     }
 

@@ -10,6 +10,7 @@ use super::super::testing::{
 };
 use super::*;
 use crate::deal::test_deal;
+use layers::Layered;
 use std::time::Duration;
 
 fn test_state(game: &str, seed: u32) -> State {
@@ -427,8 +428,9 @@ fn the_search_in_layers_on_real_deals() {
 /// Every cell searched breadth-first in little memory (`lean_cell`, as
 /// cells of many entries are) gives the verdicts and the counts the
 /// search with a set gives: real deals under forced, free and complete
-/// rules, on one thread and two (lost deals, whose counts are the whole
-/// game's; the followed game's test has won ones).
+/// rules, on one thread and two (on two, a thread with no cell left
+/// searches chunks of the other's steps; lost deals, whose counts are
+/// the whole game's; the followed game's test has won ones).
 #[test]
 fn cells_searched_breadth_first_find_what_the_set_finds() {
     use crate::foundation::Foundation::{Forced, Free, Xpat2};
@@ -696,7 +698,9 @@ fn a_search_resumed_with_cells_under_way_is_the_search_run_straight() {
         let resumed = Resumed::read(state, &kept).unwrap();
         assert!(resumed.under_way() > 0);
         // Each cell kept: the positions searched and those left to search
-        // are apart, and both there.
+        // are apart, and both there; and every child in the cell of a
+        // position searched is one or the other (a position counted
+        // searched whose moves were not all made breaks that).
         let members = |pile: &pile::Pile| {
             let mut all = Vec::new();
             pile.for_each(|runs| all.push(runs));
@@ -704,6 +708,8 @@ fn a_search_resumed_with_cells_under_way_is_the_search_run_straight() {
             all.dedup();
             all
         };
+        let (game, start) = Game::of(state).unwrap();
+        let keys = layers::Keys::of(&game, &start);
         for (layer, cell, searched) in &resumed.cells {
             if cell & checkpoint::UNDER_WAY == 0 {
                 continue;
@@ -720,6 +726,21 @@ fn a_search_resumed_with_cells_under_way_is_the_search_run_straight() {
                     .iter()
                     .all(|runs| left.binary_search(runs).is_err())
             );
+            let cell = cell & !checkpoint::UNDER_WAY;
+            let fixed_cards = game.fixed_cards(&keys.position(cell, 0));
+            for &runs in &searched {
+                let p = keys.position(cell, runs);
+                game.for_each_child_of(&p, fixed_cards, |child| {
+                    if keys.cell(&child) == cell {
+                        let runs = game.entry(&keys, &child).unwrap();
+                        assert!(
+                            searched.binary_search(&runs).is_ok()
+                                || left.binary_search(&runs).is_ok(),
+                            "a child of a position searched is lost\n{state}"
+                        );
+                    }
+                });
+            }
         }
         stop.store(false, Relaxed);
         let unsaved = LayerLimits {

@@ -1,0 +1,412 @@
+//! A cell of many entries searched breadth-first in little memory, its
+//! steps shared by the layer's threads.
+//!
+//! Why shared: a layer's largest cells take an hour (BakersDozen.191326999's
+//! layer 34 has one of 692.5 M entries), and the threads that have no cell
+//! left to take would wait for them, idle, until the layer's end: layer
+//! 34 ran its last cell alone for some 18 minutes of its 80. So a step's
+//! positions are cut in chunks ([`CHUNK`]) that any thread of the layer
+//! takes, one at a time; the thread whose cell it is merges the step's
+//! children once all are searched.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use super::{Answers, CellEnd, End, Layered, NEXT_SHARE, Outbox, Running, Search, ThisLayer};
+use crate::state::suitless::pile::{Difference, Mark, Packer, Pile, Union};
+
+/// Positions of a step a thread takes at a time: a tenth of a second or
+/// so, so that the threads end a step together, and each chunk's moves
+/// out are delivered and its children handed over once (small in the
+/// tests, so that their small cells are shared too).
+const CHUNK: usize = if cfg!(test) { 8 } else { 1 << 16 };
+
+/// How long a thread with nothing to take waits before it looks again
+/// for a step to share.
+const IDLE: Duration = Duration::from_millis(2);
+
+/// A step of a cell under way breadth-first, shared: its positions, cut
+/// in chunks, and the children in the cell the chunks searched have
+/// found.
+pub(super) struct Step {
+    /// The cell's index in its layer.
+    index: usize,
+    /// The positions to search in this step.
+    step: Pile,
+    /// Every position of the cell held: those searched in the steps
+    /// before and this step's; `None` where that is the step itself.
+    held: Option<Pile>,
+    /// Where each chunk of `step` begins.
+    marks: Vec<Mark>,
+    /// The first chunk no thread has taken.
+    next: AtomicUsize,
+    /// The chunks searched whole: their moves out filed, their children
+    /// in the cell in `found`. Set under the lock of `found` it went to.
+    finished: Vec<AtomicBool>,
+    /// How many are.
+    chunks_done: AtomicUsize,
+    /// The children in the cell of the chunks finished, by thread.
+    found: Vec<Mutex<Pile>>,
+    /// Positions searched in the step (each counted in the layer's
+    /// `under_way` too).
+    counted: AtomicUsize,
+}
+
+impl Step {
+    fn new(index: usize, step: Pile, held: Option<Pile>, threads: usize) -> Step {
+        let marks = step.marks(CHUNK);
+        Step {
+            index,
+            finished: marks.iter().map(|_| AtomicBool::new(false)).collect(),
+            marks,
+            step,
+            held,
+            next: AtomicUsize::new(0),
+            chunks_done: AtomicUsize::new(0),
+            found: (0..threads.max(1)).map(|_| Mutex::default()).collect(),
+            counted: AtomicUsize::new(0),
+        }
+    }
+
+    fn held(&self) -> &Pile {
+        self.held.as_ref().unwrap_or(&self.step)
+    }
+
+    /// The positions of `chunk`, in increasing order.
+    fn chunk(&self, chunk: usize) -> impl Iterator<Item = u64> + '_ {
+        self.step.increasing_from(self.marks[chunk]).take(CHUNK)
+    }
+
+    fn locked_found(&self) -> Vec<MutexGuard<'_, Pile>> {
+        self.found.iter().map(lock).collect()
+    }
+}
+
+/// How a thread's part of a step ended.
+enum Part {
+    /// Every chunk taken (not every one finished: other threads may still
+    /// be searching theirs).
+    AllTaken,
+    Won,
+    Stopped,
+    Refused,
+}
+
+/// The members of settled `piles`, in increasing order, each once.
+fn union_of<'a>(
+    piles: &'a [impl std::ops::Deref<Target = Pile>],
+) -> Box<dyn Iterator<Item = u64> + 'a> {
+    piles
+        .iter()
+        .fold(Box::new(std::iter::empty()), |members, pile| {
+            Box::new(Union::of(members, pile.increasing()))
+        })
+}
+
+impl<G: Layered> Search<'_, G> {
+    /// Cell `index` of `layer` searched breadth-first in little memory:
+    /// the positions held sorted and packed, and at each step the new
+    /// positions, its children in the cell not held yet, found by one
+    /// merge of the two (delayed duplicate detection). The moves within a
+    /// cell are not all reversible (cards forced up among them), so all
+    /// the positions held are asked, not the last steps'. The same
+    /// positions as the set's search, the same moves out, the same count.
+    /// Each step is shared with the threads that have no cell to take
+    /// (`help`); this one, `slot`, merges it.
+    /// A save asking is answered once the cell is kept as it stands
+    /// (`keep_step`), so that a cell of hours killed halfway resumes
+    /// halfway. `should_stop`, given the positions held, is asked every
+    /// few thousand positions.
+    /// The positions searched are `counted` in `layer.under_way` as
+    /// they go, and taken back from it when the cell is retired, under
+    /// its lock (`retire`): a save or a report never finds them in
+    /// neither count.
+    pub(super) fn lean_cell(
+        &self,
+        layer: &ThisLayer,
+        (index, slot): (usize, usize),
+        (outbox, answers): (&mut Outbox, &mut Answers),
+        should_stop: &dyn Fn(usize) -> bool,
+        counted: &mut usize,
+    ) -> CellEnd {
+        let (_, pile, kept) = &layer.cells[index];
+        let _lean = Running::count(&layer.lean);
+        // The first step: the entries (the positions left to search, for
+        // a cell resumed under way); held: they and those it had searched,
+        // or `None` where that is the step itself (a copy of 692.5 M
+        // entries, 2 GB, saved: BakersDozen.191326999's layer 34).
+        let (mut step, mut held) = {
+            let mut entries = pile.lock().unwrap_or_else(|e| e.into_inner());
+            let before = (entries.len(), entries.bytes());
+            if entries.settle().is_err() {
+                return CellEnd::Refused;
+            }
+            self.held.changed(before, (entries.len(), entries.bytes()));
+            let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+            let searched = match kept.as_mut().map(Pile::settle) {
+                Some(Err(_)) => return CellEnd::Refused,
+                _ => kept.as_ref(),
+            };
+            let step = Packer::pack(entries.increasing());
+            let held = searched.map(|searched| {
+                Packer::pack(Union::of(entries.increasing(), searched.increasing()))
+            });
+            match (step, held.transpose()) {
+                (Ok(step), Ok(held)) => (step, held),
+                _ => return CellEnd::Refused,
+            }
+        };
+        loop {
+            let shared = Arc::new(Step::new(index, step, held, self.limits.threads));
+            lock(&layer.steps).push(Arc::clone(&shared));
+            let mine = (slot, &mut *outbox, &mut *answers);
+            let part = match self.search_chunks(layer, &shared, mine, true, should_stop) {
+                Part::AllTaken => {
+                    self.wait_for_chunks(layer, &shared, (outbox, answers), should_stop)
+                }
+                part => part,
+            };
+            lock(&layer.steps).retain(|other| !Arc::ptr_eq(other, &shared));
+            *counted += shared.counted.load(Relaxed);
+            match part {
+                Part::AllTaken => {}
+                Part::Won => return CellEnd::Won,
+                Part::Stopped => return CellEnd::Stopped,
+                Part::Refused => return CellEnd::Refused,
+            }
+            let mut found = shared.locked_found();
+            if found.iter_mut().any(|found| found.settle().is_err()) {
+                return CellEnd::Refused;
+            }
+            // One merge: the positions held and the children, each once;
+            // the children not held are the next step.
+            let (mut fresh, mut all) = (Packer::default(), Packer::default());
+            let mut members = shared.held().increasing().peekable();
+            let mut ok = true;
+            for child in union_of(&found) {
+                while let Some(member) = members.next_if(|&member| member < child) {
+                    ok &= all.push(member).is_ok();
+                }
+                if members.next_if_eq(&child).is_none() {
+                    ok &= fresh.push(child).is_ok();
+                }
+                ok &= all.push(child).is_ok();
+            }
+            for member in members {
+                ok &= all.push(member).is_ok();
+            }
+            if !ok {
+                return CellEnd::Refused;
+            }
+            if fresh.len() == 0 {
+                return CellEnd::Done(all.len());
+            }
+            drop(found);
+            held = Some(all.finish());
+            step = fresh.finish();
+        }
+    }
+
+    /// Until the chunks of `step` that other threads took are searched:
+    /// the saves asking answered meanwhile; the search stopped, ended
+    /// elsewhere or refused memory stops the wait.
+    fn wait_for_chunks(
+        &self,
+        layer: &ThisLayer,
+        step: &Step,
+        (outbox, answers): (&mut Outbox, &mut Answers),
+        should_stop: &dyn Fn(usize) -> bool,
+    ) -> Part {
+        while step.chunks_done.load(Relaxed) < step.marks.len() {
+            if let Some(asked) = answers.asking(layer)
+                && self.keep_step(layer, step, outbox)
+            {
+                answers.answer(layer, asked);
+            }
+            if self.refused.load(Relaxed) {
+                return Part::Refused;
+            }
+            if should_stop(step.held().len()) {
+                return Part::Stopped;
+            }
+            std::thread::sleep(IDLE);
+        }
+        Part::AllTaken
+    }
+
+    /// A thread with no cell left to take, `slot`: it searches chunks of
+    /// the steps shared by the cells under way breadth-first, until none
+    /// is. Its moves out are delivered at each chunk's end, so a save
+    /// asking is answered at once: the cell's own thread keeps the cell.
+    pub(super) fn help(
+        &self,
+        layer: &ThisLayer,
+        slot: usize,
+        (outbox, answers): (&mut Outbox, &mut Answers),
+        should_stop: &dyn Fn(usize) -> bool,
+        stop: &dyn Fn(End),
+    ) {
+        loop {
+            if let Some(asked) = answers.asking(layer) {
+                self.deliver_all(outbox);
+                answers.answer(layer, asked);
+            }
+            if should_stop(0) {
+                return;
+            }
+            let open = lock(&layer.steps)
+                .iter()
+                .find(|step| step.next.load(Relaxed) < step.marks.len())
+                .cloned();
+            let Some(step) = open else {
+                if layer.lean.load(Relaxed) == 0 {
+                    return;
+                }
+                std::thread::sleep(IDLE);
+                continue;
+            };
+            match self.search_chunks(layer, &step, (slot, outbox, answers), false, should_stop) {
+                Part::AllTaken => {}
+                Part::Won => return stop(End::Won),
+                Part::Stopped => return stop(End::Stopped),
+                Part::Refused => return self.refused.store(true, Relaxed),
+            }
+        }
+    }
+
+    /// Chunks of `step` taken one at a time and searched, until every
+    /// chunk is taken: each chunk's moves out filed and its children in
+    /// the cell handed to `step.found[slot]` at its end. A save asking
+    /// is answered: by the cell's `owner`, once the cell is kept
+    /// (`keep_step`); by another thread, at once.
+    fn search_chunks(
+        &self,
+        layer: &ThisLayer,
+        step: &Step,
+        (slot, outbox, answers): (usize, &mut Outbox, &mut Answers),
+        owner: bool,
+        should_stop: &dyn Fn(usize) -> bool,
+    ) -> Part {
+        let (game, keys) = (self.game, self.keys);
+        let cell = layer.cells[step.index].0;
+        let fixed_cards = game.game().fixed_cards(&keys.position(cell, 0));
+        let held = step.held().len();
+        let count = |positions: usize| {
+            step.counted.fetch_add(positions, Relaxed);
+            layer.under_way.fetch_add(positions, Relaxed);
+        };
+        let mut children = Vec::<u64>::new();
+        loop {
+            let chunk = step.next.fetch_add(1, Relaxed);
+            if chunk >= step.marks.len() {
+                return Part::AllTaken;
+            }
+            children.clear();
+            let (mut since_asked, mut refused) = (0, false);
+            for runs in step.chunk(chunk) {
+                if let Some(asked) = answers.asking(layer) {
+                    if owner {
+                        if self.keep_step(layer, step, outbox) {
+                            answers.answer(layer, asked);
+                        }
+                    } else {
+                        self.deliver_all(outbox);
+                        answers.answer(layer, asked);
+                    }
+                }
+                since_asked += 1;
+                if since_asked >= 4096 {
+                    count(since_asked);
+                    since_asked = 0;
+                    if should_stop(held) {
+                        return Part::Stopped;
+                    }
+                }
+                let p = game.position(keys, cell, runs);
+                if G::suitless(&p).won() {
+                    return Part::Won;
+                }
+                game.for_each_child_of(&p, fixed_cards, |child| {
+                    let to = keys.cell(G::suitless(&child));
+                    let Some(runs) = game.entry(keys, &child) else {
+                        refused = true;
+                        return;
+                    };
+                    if to == cell {
+                        if children.len() == children.capacity() {
+                            refused |= children.try_reserve(children.len().max(1024)).is_err();
+                        }
+                        if !refused {
+                            children.push(runs);
+                        }
+                        return;
+                    }
+                    let number = keys.layer(G::suitless(&child));
+                    debug_assert!(number > layer.number);
+                    self.post(outbox, number, to, runs);
+                });
+                if refused {
+                    return Part::Refused;
+                }
+            }
+            count(since_asked);
+            // Finished: its moves out filed, then its children handed
+            // over and the chunk marked, under one lock (`keep_step`).
+            self.deliver_all(outbox);
+            let mut found = lock(&step.found[slot]);
+            if children
+                .iter()
+                .any(|&runs| found.add_with_share(runs, NEXT_SHARE).is_err())
+            {
+                return Part::Refused;
+            }
+            step.finished[chunk].store(true, Relaxed);
+            step.chunks_done.fetch_add(1, Relaxed);
+        }
+    }
+
+    /// The cell of `step`, under way, kept as it stands for a save, as
+    /// `keep_under_way` keeps a cell searched with the set: its moves out
+    /// filed (this thread's here, the others' at each chunk's end), then
+    /// the positions it has still to search, the chunks of the step not
+    /// finished (those other threads are searching too) and the children
+    /// the finished ones found not held, in place of its entries, and
+    /// those it has searched, held but not left, beside them. Every
+    /// position held that is not searched is so left: it is in a chunk
+    /// not finished, or a child of one finished. Resumed, the cell holds
+    /// both and goes on with the first (`lean_cell`). Where memory is
+    /// refused the cell stays as it last was. False where nothing is
+    /// searched yet, as `keep_under_way`.
+    fn keep_step(&self, layer: &ThisLayer, step: &Step, outbox: &mut Outbox) -> bool {
+        self.deliver_all(outbox);
+        // The chunks read finished under every lock they are marked under.
+        let mut found = step.locked_found();
+        let finished: Vec<bool> = step.finished.iter().map(|f| f.load(Relaxed)).collect();
+        if found.iter_mut().any(|found| found.settle().is_err()) {
+            return true;
+        }
+        let left = || {
+            (0..step.marks.len())
+                .filter(|&chunk| !finished[chunk])
+                .flat_map(|chunk| step.chunk(chunk))
+        };
+        let held = step.held();
+        let children = Difference::of(union_of(&found), held.increasing());
+        let to_search = Packer::pack(Union::of(left(), children));
+        let searched = Packer::pack(Difference::of(held.increasing(), left()));
+        match (to_search, searched) {
+            (Ok(_), Ok(searched)) if searched.len() == 0 => false,
+            (Ok(to_search), Ok(searched)) => {
+                self.keep(layer, step.index, to_search, searched);
+                true
+            }
+            _ => true,
+        }
+    }
+}
+
+/// `mutex` locked, whether or not a thread panicked holding it.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
