@@ -255,7 +255,7 @@ impl Shards {
     /// low `CELL_BITS` of the first), every cell of `shard`,
     /// counted in `held`; if memory for it was refused, sets `refused`.
     fn file(&self, shard: usize, batch: &[(u64, u64)], held: &Held, refused: &AtomicBool) {
-        let mut cells = self.0[shard].lock().unwrap_or_else(|e| e.into_inner());
+        let mut cells = lock(&self.0[shard]);
         let (mut before, mut after) = ((0, 0), (0, 0));
         for same in batch.chunk_by(|a, b| a.0 == b.0) {
             let count = cells.len();
@@ -287,7 +287,7 @@ impl Shards {
         let mut cells: Vec<(u64, Pile, Option<Pile>)> = self
             .0
             .iter()
-            .flat_map(|shard| std::mem::take(&mut *shard.lock().unwrap_or_else(|e| e.into_inner())))
+            .flat_map(|shard| std::mem::take(&mut *lock(shard)))
             .map(|(cell, pile)| (cell, pile, kept.remove(&cell)))
             .collect();
         cells.sort_by_key(|(cell, pile, kept)| {
@@ -382,15 +382,12 @@ pub(super) fn search_game<G: Layered>(
         Some((first, total, cells)) => {
             for (number, cell, pile) in cells {
                 if cell & checkpoint::UNDER_WAY != 0 {
-                    let mut kept = search.kept.lock().unwrap_or_else(|e| e.into_inner());
+                    let mut kept = lock(&search.kept);
                     kept.insert(cell & !checkpoint::UNDER_WAY, pile);
                     continue;
                 }
                 search.held.changed((0, 0), (pile.len(), pile.bytes()));
-                search.layers[number].0[shard(cell)]
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .insert(cell, pile);
+                lock(&search.layers[number].0[shard(cell)]).insert(cell, pile);
             }
             (first, total)
         }
@@ -401,8 +398,7 @@ pub(super) fn search_game<G: Layered>(
         if (limits.stopped)() {
             return Suitless::Open { positions: total };
         }
-        let cells =
-            search.layers[number].take(&mut search.kept.lock().unwrap_or_else(|e| e.into_inner()));
+        let cells = search.layers[number].take(&mut lock(&search.kept));
         if cells.is_empty() {
             continue;
         }
@@ -494,7 +490,7 @@ pub(super) fn search_game<G: Layered>(
         });
         let positions = layer.retired.load(Relaxed);
         let so_far = total + positions;
-        match *layer.end.lock().unwrap_or_else(|e| e.into_inner()) {
+        match *lock(&layer.end) {
             End::Won => return Suitless::Won { positions: so_far },
             End::Stopped => return Suitless::Open { positions: so_far },
             End::Searching if search.refused.load(Relaxed) => {
@@ -584,11 +580,8 @@ impl<G: Layered> Search<'_, G> {
                 }
             }
             for (number, layer) in self.layers.iter().enumerate().skip(higher) {
-                let shards: Vec<MutexGuard<FxHashMap<u64, Pile>>> = layer
-                    .0
-                    .iter()
-                    .map(|shard| shard.lock().unwrap_or_else(|e| e.into_inner()))
-                    .collect();
+                let shards: Vec<MutexGuard<FxHashMap<u64, Pile>>> =
+                    layer.0.iter().map(|shard| lock(shard)).collect();
                 let mut cells: Vec<(u64, usize)> = shards
                     .iter()
                     .enumerate()
@@ -644,8 +637,8 @@ impl<G: Layered> Search<'_, G> {
             .cells
             .iter()
             .map(|(cell, pile, kept)| {
-                let pile = pile.lock().unwrap_or_else(|e| e.into_inner());
-                (*cell, pile, kept.lock().unwrap_or_else(|e| e.into_inner()))
+                let pile = lock(pile);
+                (*cell, pile, lock(kept))
             })
             .collect();
         let retired = layer.retired.load(Relaxed);
@@ -716,13 +709,13 @@ impl<G: Layered> Search<'_, G> {
     /// search` and those it has `searched`.
     fn keep(&self, layer: &ThisLayer, index: usize, to_search: Pile, searched: Pile) {
         let (_, pile, kept) = &layer.cells[index];
-        let mut pile = pile.lock().unwrap_or_else(|e| e.into_inner());
+        let mut pile = lock(pile);
         self.held.changed(
             (pile.len(), pile.bytes()),
             (to_search.len(), to_search.bytes()),
         );
         *pile = to_search;
-        *kept.lock().unwrap_or_else(|e| e.into_inner()) = Some(searched);
+        *lock(kept) = Some(searched);
     }
 
     /// Files `runs` under `cell` in layer `number`, by way of `outbox`.
@@ -760,12 +753,12 @@ impl<G: Layered> Search<'_, G> {
     /// cells under way breadth-first.
     fn cells(&self, layer: &ThisLayer, slot: usize) {
         let stop = |why: End| {
-            let mut end = layer.end.lock().unwrap_or_else(|e| e.into_inner());
+            let mut end = lock(&layer.end);
             if *end == End::Searching {
                 *end = why;
             }
         };
-        let ended = || *layer.end.lock().unwrap_or_else(|e| e.into_inner()) != End::Searching;
+        let ended = || *lock(&layer.end) != End::Searching;
         // Asked every few thousand positions, given the positions of the
         // cell so far: full, stopped, or the layer ended elsewhere.
         let should_stop = |held: usize| {
@@ -789,12 +782,7 @@ impl<G: Layered> Search<'_, G> {
             };
             // A cell resumed under way counts what it had searched: the
             // set would hold that too.
-            let entries = pile.lock().unwrap_or_else(|e| e.into_inner()).len()
-                + kept
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .as_ref()
-                    .map_or(0, Pile::len);
+            let entries = lock(pile).len() + lock(kept).as_ref().map_or(0, Pile::len);
             let mut under_way = 0;
             let end = if entries >= self.limits.lean_from {
                 let mine = (&mut outbox, &mut answers);
@@ -842,8 +830,8 @@ impl<G: Layered> Search<'_, G> {
         {
             // Read, not taken: the pile stays for a save until its
             // cell is retired.
-            let entries = pile.lock().unwrap_or_else(|e| e.into_inner());
-            let kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+            let entries = lock(pile);
+            let kept = lock(kept);
             let before = kept.as_ref().map_or(0, Pile::len);
             if inside.try_reserve(entries.len() + before).is_err()
                 || stack.try_reserve(entries.len()).is_err()
@@ -932,8 +920,8 @@ impl<G: Layered> Search<'_, G> {
         self.deliver_all(outbox);
         for (index, positions, under_way) in done.drain(..) {
             let (_, pile, kept) = &layer.cells[index];
-            let mut pile = pile.lock().unwrap_or_else(|e| e.into_inner());
-            *kept.lock().unwrap_or_else(|e| e.into_inner()) = None;
+            let mut pile = lock(pile);
+            *lock(kept) = None;
             let entries = std::mem::take(&mut *pile);
             self.held.changed((entries.len(), entries.bytes()), (0, 0));
             layer.retired.fetch_add(positions, Relaxed);
@@ -1083,6 +1071,13 @@ enum CellEnd {
     Stopped,
     /// Memory refused.
     Refused,
+}
+
+/// `mutex` locked. A poisoned lock only means a thread panicked, and the
+/// panic reaches the caller when the scope joins it: what it guards is
+/// still good to read.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Cards counted by a position's fixed cards, runs or foundation.

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use super::{Answers, CellEnd, End, Layered, NEXT_SHARE, Outbox, Running, Search, ThisLayer};
+use super::{Answers, CellEnd, End, Layered, NEXT_SHARE, Outbox, Running, Search, ThisLayer, lock};
 use crate::state::suitless::pile::{Difference, Mark, Packer, Pile, Union};
 
 /// Positions of a step a thread takes at a time: a tenth of a second or
@@ -137,13 +137,13 @@ impl<G: Layered> Search<'_, G> {
         // or `None` where that is the step itself (a copy of 692.5 M
         // entries, 2 GB, saved: BakersDozen.191326999's layer 34).
         let (mut step, mut held) = {
-            let mut entries = pile.lock().unwrap_or_else(|e| e.into_inner());
+            let mut entries = lock(pile);
             let before = (entries.len(), entries.bytes());
             if entries.settle().is_err() {
                 return CellEnd::Refused;
             }
             self.held.changed(before, (entries.len(), entries.bytes()));
-            let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+            let mut kept = lock(kept);
             let searched = match kept.as_mut().map(Pile::settle) {
                 Some(Err(_)) => return CellEnd::Refused,
                 _ => kept.as_ref(),
@@ -423,9 +423,4 @@ impl<G: Layered> Search<'_, G> {
             _ => true,
         }
     }
-}
-
-/// `mutex` locked, whether or not a thread panicked holding it.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
