@@ -395,6 +395,42 @@ impl Spans {
     }
 }
 
+/// A number in mixed radix being written, digit after digit from the
+/// lowest: its value and the radix of its next digit.
+struct Digits {
+    value: u64,
+    radix: u64,
+}
+
+impl Default for Digits {
+    fn default() -> Digits {
+        Digits { value: 0, radix: 1 }
+    }
+}
+
+// Why the products of [`Digits::push`] never pass 64 bits: an entry's
+// first number has a digit of radix at most `KING` for each run but the
+// last column's and one of radix `KING + 1` for each suit's foundation;
+// its second, one of radix at most `COLUMNS` (a covering column each)
+// for each followed card.
+const _: () = assert!(
+    (KING as u128).pow(COLUMNS as u32 - 1) * (KING as u128 + 1).pow(SUITS as u32)
+        <= u64::MAX as u128
+);
+const _: () = assert!((COLUMNS as u128).pow(MOST_FOLLOWED as u32) <= u64::MAX as u128);
+
+impl Digits {
+    /// Writes digit `d` of radix `r`; `None` for a digit past its radix:
+    /// no position of the game has one, and none is ever misread.
+    #[inline(always)]
+    fn push(&mut self, d: u8, r: u8) -> Option<()> {
+        debug_assert!(d < r, "digit {d} of radix {r}");
+        self.value += u64::from(d) * self.radix;
+        self.radix *= u64::from(r);
+        (d < r).then_some(())
+    }
+}
+
 /// A position's entry in the search in layers: what it holds beyond its
 /// cell (the fixed cards, and without cards back the foundation), as
 /// digits of a number in mixed radix, each digit's radix known from the
@@ -453,26 +489,23 @@ impl Following {
 
     #[inline(always)]
     fn entry_in(&self, keys: &Keys, f: &Followed) -> Option<u64> {
-        let (mut entry, mut radix) = (0u128, 1u128);
-        // `None` for a digit past its radix: no position of the game has
-        // one, and none is ever misread.
-        let mut digit = |d: u8, r: u8| {
-            debug_assert!(d < r, "digit {d} of radix {r}");
-            entry += u128::from(d) * radix;
-            radix *= u128::from(r);
-            (d < r).then_some(())
-        };
+        // Two numbers of 64 bits, joined by one 128-bit product at the
+        // end: the runs and the foundation, then the followed cards'
+        // columns (the same mixed-radix number as one 128-bit sum, which
+        // took two 128-bit products a digit).
         let p = &f.p;
         let spans = self.spans(p);
+        let mut held = Digits::default();
         for i in 0..self.game.columns - 1 {
             // `run_radix`, from the fixed tops already read.
-            digit(p.run[i], spans.high[i].max(1))?;
+            held.push(p.run[i], spans.high[i].max(1))?;
         }
         if keys.returns {
             for &h in &p.up {
-                digit(h, KING + 1)?;
+                held.push(h, KING + 1)?;
             }
         }
+        let mut placed = Digits::default();
         for card in self.in_runs(p) {
             let covering = spans.covering(rank(card));
             let at = f.at[self.index[card as usize] as usize];
@@ -481,8 +514,9 @@ impl Following {
                 return None;
             }
             let below = covering & ((1u16 << at) - 1);
-            digit(below.count_ones() as u8, covering.count_ones() as u8)?;
+            placed.push(below.count_ones() as u8, covering.count_ones() as u8)?;
         }
+        let entry = u128::from(held.value) + u128::from(held.radix) * u128::from(placed.value);
         u64::try_from(entry).ok()
     }
 
