@@ -54,7 +54,9 @@
 use rustc_hash::FxHashSet;
 
 use super::layers::{Keys, Layered};
-use super::{BestFirst, COLUMNS, Game, Moves, Packed, Position, Suitless, columns_in, search};
+use super::{
+    BestFirst, COLUMNS, Game, Moves, Packed, Position, Suitless, columns_in, next_ranks, search,
+};
 use crate::cards::{CARDS, Card, KING, SUITS, card_of, rank, suit};
 use crate::rules::Build;
 use crate::state::{FLOOR, State};
@@ -201,19 +203,40 @@ impl Following {
     fn for_each_child_of(&self, f: &Followed, fixed_cards: u64, mut emit: impl FnMut(Followed)) {
         let game = &self.game;
         let (tops, topped) = game.tops(&f.p);
-        let mut settled = |mut child: Followed, fixed: u64| {
-            self.settle(&mut child, fixed);
+        // Unchanged by a move onto a host.
+        let next = next_ranks(&f.p);
+        // Each child, settled unless `is_settled` says it is already.
+        let mut emit = |mut child: Followed, fixed: u64, is_settled: bool| {
+            if !is_settled {
+                self.settle(&mut child, fixed);
+            }
             emit(child);
         };
+        let mut settled = |child: Followed, fixed: u64| emit(child, fixed, false);
         self.cards_back(f, fixed_cards, &topped, &mut settled);
         for (i, top) in tops.iter().enumerate().take(game.columns) {
             let Some(r) = *top else { continue };
             let known = self.known_top(f, i);
             // Onto hosts.
             if r < KING {
+                // Its children are settled already when a run's top card
+                // moves and the card beneath it does not go up, as in the
+                // suitless game: `f` is settled, the fixed cards and the
+                // foundation stay, and no other column's top changes. On
+                // its host the card goes up no more than from `i`: if it
+                // is a followed card it is the same one, now at `j`; if
+                // not, no followed card of its rank lies at `j` (`j`'s
+                // run, below a host of the next rank, does not cover it),
+                // so its identity is asked as from `i`, of the cards not
+                // followed that have moved.
+                let is_settled = f.p.run[i] > 0 && {
+                    let mut lifted = *f;
+                    lifted.p.run[i] -= 1;
+                    self.goes_up_from(&lifted, fixed_cards, next, i).is_none()
+                };
                 for j in columns_in(topped[r as usize + 1] & !(1 << i)) {
                     let (child, fixed) = self.top_onto(f, fixed_cards, i, j);
-                    settled(child, fixed);
+                    emit(child, fixed, is_settled);
                 }
             }
             // Up: the known top card if any, else any card not followed
@@ -235,7 +258,7 @@ impl Following {
                 ups &= ups - 1;
                 let (mut child, mut fixed) = (*f, fixed_cards);
                 self.up(&mut child, i, card, &mut fixed);
-                settled(child, fixed);
+                emit(child, fixed, false);
             }
         }
     }

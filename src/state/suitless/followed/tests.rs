@@ -71,6 +71,14 @@ fn every_move_is_followed(state: &State, cards: u64) -> usize {
         let entry = Layered::entry(&one, &keys, f).expect("an entry of 64 bits");
         let cell = keys.cell(&f.p);
         assert_eq!(Layered::position(&one, &keys, cell, entry), *f, "entry");
+        // Each child settled: none left with a card to play up, which a
+        // child taken as settled without asking (a move onto a host)
+        // would be if that were wrong.
+        one.for_each_child(f, |child| {
+            let mut again = child;
+            one.settle(&mut again, one.game.fixed_cards(&child.p));
+            assert_eq!(again, child, "a child not settled");
+        });
     }
     let mut moves = 0;
     every_move_or_burst(state, &mut |child: &State, how: &str| {
