@@ -87,6 +87,11 @@ pub(super) struct Following {
     index: [u8; CARDS],
     /// How many are followed.
     count: usize,
+    /// The followed cards of each rank, a bit per place in
+    /// [`Followed::at`].
+    places_of_rank: [u16; KING as usize + 1],
+    /// The card at each place in [`Followed::at`].
+    card_at: [Card; MOST_FOLLOWED],
 }
 
 /// A position's key: its suitless position packed, and its followed
@@ -103,10 +108,14 @@ impl Following {
 
     fn new(game: Game, cards: u64) -> Following {
         let mut index = [UNFOLLOWED; CARDS];
+        let mut places_of_rank = [0u16; KING as usize + 1];
+        let mut card_at = [0; MOST_FOLLOWED];
         let mut count = 0;
         for (card, place) in index.iter_mut().enumerate() {
             if cards >> card & 1 == 1 {
                 *place = count as u8;
+                places_of_rank[rank(card as Card) as usize] |= 1 << count;
+                card_at[count] = card as Card;
                 count += 1;
             }
         }
@@ -115,6 +124,8 @@ impl Following {
             cards,
             index,
             count,
+            places_of_rank,
+            card_at,
         }
     }
 
@@ -155,12 +166,13 @@ impl Following {
     }
 
     /// The followed card of rank `r` lying in column `i`'s run, if one
-    /// does.
+    /// does: the places of rank `r` among those at `i`, all sixteen
+    /// compared at once (a walk of the four suits' cards took a
+    /// twentieth of a search in layers).
+    #[inline(always)]
     fn followed_in(&self, f: &Followed, r: u8, i: usize) -> Option<Card> {
-        (0..SUITS as u8).map(|s| card_of(r, s)).find(|&card| {
-            let place = self.index[card as usize];
-            place != UNFOLLOWED && usize::from(f.at[place as usize]) == i
-        })
+        let here = places_at(&f.at, i as u8) & self.places_of_rank[r as usize];
+        (here != 0).then(|| self.card_at[here.trailing_zeros() as usize])
     }
 
     /// Column `i`'s fixed top card leaves it: as [`Game::take_fixed_top`],
@@ -342,6 +354,32 @@ impl Moves for Following {
         child.p.run[j] += 1;
         self.place(&mut child, card, j as u8);
         child
+    }
+}
+
+/// The places of `at` that hold `column`, a bit each.
+#[inline(always)]
+fn places_at(at: &[u8; MOST_FOLLOWED], column: u8) -> u16 {
+    const _: () = assert!(MOST_FOLLOWED == 16, "one 16-byte load, a bit of a u16 each");
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+        };
+        // SAFETY: SSE2 is part of every x86-64 processor; the load reads
+        // the 16-byte array, unaligned loads allowed.
+        unsafe {
+            let at = _mm_loadu_si128(at.as_ptr() as *const __m128i);
+            _mm_movemask_epi8(_mm_cmpeq_epi8(at, _mm_set1_epi8(column as i8))) as u16
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut bits = 0u16;
+        for (place, &c) in at.iter().enumerate() {
+            bits |= u16::from(c == column) << place;
+        }
+        bits
     }
 }
 
