@@ -57,6 +57,7 @@ pub mod check;
 pub mod deal;
 pub mod foundation;
 pub mod html;
+mod lock;
 pub mod memory;
 pub mod midnight;
 pub mod output;

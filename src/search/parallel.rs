@@ -15,11 +15,12 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use super::prover::{Prover, lock, wait_on};
+use super::prover::Prover;
 use super::schedule::{Planned, Schedule};
 use super::turns::{add_finished, attempt_limits, verdict};
 use super::{Limit, Limits, Outcome, Progress, Report, Stats, attempt};
 use crate::deal::Deal;
+use crate::lock::{lock, wait_on};
 use crate::state::State;
 
 /// How often the caller's thread looks at the user's cancel flag.

@@ -3,13 +3,14 @@
 //! the threads of a search; and the lock and wait its threads share.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 use super::attempt::{self, AnyAttempt};
 use super::order::Order;
 use super::{Limits, Progress, Report};
 use crate::deal::Deal;
+use crate::lock::{lock, wait_on};
 use crate::state::State;
 
 /// How often a thread waiting for the prover looks at the stop flag.
@@ -88,25 +89,4 @@ impl<'a> Prover<'a> {
         self.idle.notify_all();
         Some(report)
     }
-}
-
-/// A poisoned lock only means a thread panicked, and the panic reaches the
-/// caller when the scope joins it: what it guards is still good to read.
-pub(super) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// Waits until `condvar` is told or `timeout` is over, whichever comes
-/// first; a poisoned lock as in [`lock`].
-pub(super) fn wait_on<'g, T>(
-    condvar: &Condvar,
-    guard: MutexGuard<'g, T>,
-    timeout: Duration,
-) -> MutexGuard<'g, T> {
-    condvar
-        .wait_timeout(guard, timeout)
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .0
 }

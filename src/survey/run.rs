@@ -23,6 +23,7 @@ use rustc_hash::FxHashSet;
 use crate::check::{self, Verdict as Replay};
 use crate::deal::Deal;
 use crate::foundation::Foundation;
+use crate::lock::lock;
 use crate::rules::GameId;
 use crate::search::{self, BYTES_PER_POSITION, Limit, Limits, MAX_STATES, Outcome, components};
 use crate::state::State;
@@ -293,7 +294,7 @@ fn collect(
         }
         // Every row ended before a failure or the last worker's end is
         // there now, and is written before the run stops.
-        let rows = std::mem::take(&mut *work.ended.lock().unwrap_or_else(|e| e.into_inner()));
+        let rows = std::mem::take(&mut *lock(&work.ended));
         if !rows.is_empty() {
             match progress.around_row(|| table.write_rows(&rows)) {
                 Ok(()) => {
@@ -343,11 +344,7 @@ impl Work<'_> {
                 continue;
             }
             match self.survey(id) {
-                Ok(Some(row)) => self
-                    .ended
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(row),
+                Ok(Some(row)) => lock(&self.ended).push(row),
                 // Interrupted: take no further deal either.
                 Ok(None) => break,
                 Err(e) => {

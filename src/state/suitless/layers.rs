@@ -59,6 +59,7 @@ use super::checkpoint::{self, Checkpoint, Saved};
 use super::pile::Pile;
 use super::{CELL_BITS, COLUMNS, Game, Moves, Position, Suitless};
 use crate::cards::{CARDS, SUITS};
+use crate::lock::lock;
 use crate::state::State;
 
 mod lean;
@@ -1071,13 +1072,6 @@ enum CellEnd {
     Stopped,
     /// Memory refused.
     Refused,
-}
-
-/// `mutex` locked. A poisoned lock only means a thread panicked, and the
-/// panic reaches the caller when the scope joins it: what it guards is
-/// still good to read.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Cards counted by a position's fixed cards, runs or foundation.

@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use super::{Answers, CellEnd, End, Layered, NEXT_SHARE, Outbox, Running, Search, ThisLayer, lock};
+use super::{Answers, CellEnd, End, Layered, NEXT_SHARE, Outbox, Running, Search, ThisLayer};
+use crate::lock::lock;
 use crate::state::suitless::pile::{Difference, Mark, Packer, Pile, Union};
 
 /// Positions of a step a thread takes at a time: a tenth of a second or
