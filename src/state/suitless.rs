@@ -409,16 +409,24 @@ impl Game {
             if top == KING {
                 continue;
             }
-            // Its children are settled already when a run's top card moves
-            // and the card beneath it does not go up: `p` is settled, and
-            // no other column's top changes (on its host it is the same
-            // card, with the same fixed cards and foundation, so it goes
-            // up no more than it did from `i`). Column `i` is the same
-            // whichever the host: asked once.
-            let settled = p.run[i] > 0 && {
-                let mut lifted = *p;
-                lifted.run[i] -= 1;
-                self.goes_up_from(&lifted, fixed_cards, next, i).is_none()
+            // Its children are settled already when the card left on top
+            // of `i` does not go up: `p` is settled, the foundation stays,
+            // and no other column's top changes (on its host it is the
+            // same card, with the same foundation, known no better: it
+            // goes up no more than it did from `i`). A fixed top moved frees the cards
+            // that join the run: the cards that have moved are then more,
+            // which makes no column's top card known that was not (every
+            // run's slot of a rank holds one of them, so they are never
+            // fewer than one). Column `i` is the same whichever the host:
+            // asked once.
+            let settled = {
+                let (mut lifted, mut fixed) = (*p, fixed_cards);
+                if p.run[i] > 0 {
+                    lifted.run[i] -= 1;
+                } else {
+                    self.take_fixed_top(&mut lifted, i, &mut fixed);
+                }
+                self.goes_up_from(&lifted, fixed, next, i).is_none()
             };
             for j in onto(top, i) {
                 let (child, fixed) = self.top_onto(p, fixed_cards, i, j);

@@ -231,20 +231,29 @@ impl Following {
             let known = self.known_top(f, i);
             // Onto hosts.
             if r < KING {
-                // Its children are settled already when a run's top card
-                // moves and the card beneath it does not go up, as in the
-                // suitless game: `f` is settled, the fixed cards and the
-                // foundation stay, and no other column's top changes. On
-                // its host the card goes up no more than from `i`: if it
-                // is a followed card it is the same one, now at `j`; if
-                // not, no followed card of its rank lies at `j` (`j`'s
-                // run, below a host of the next rank, does not cover it),
-                // so its identity is asked as from `i`, of the cards not
-                // followed that have moved.
-                let is_settled = f.p.run[i] > 0 && {
-                    let mut lifted = *f;
-                    lifted.p.run[i] -= 1;
-                    self.goes_up_from(&lifted, fixed_cards, next, i).is_none()
+                // Its children are settled already when the card left on
+                // top of `i` does not go up: `f` is settled, the
+                // foundation stays, and no other column's top changes.
+                // On its host the card goes up no more than from `i`: if
+                // it is a followed card or was a fixed top, it is the
+                // same known card; if not, no followed card of its rank
+                // lies at `j` (`j`'s run, below a host of the next rank,
+                // does not cover it), so its identity is asked as from
+                // `i`, of the cards not followed that have moved. A fixed
+                // top moved frees the cards that join the run: the cards
+                // not followed that have moved are then more, which makes
+                // no other column's top card known that was not (every
+                // run's slot of a rank not holding a followed card holds
+                // one of them, so they are never fewer than one), and the
+                // card moved is among them, known only if it alone is.
+                let is_settled = {
+                    let (mut lifted, mut fixed) = (*f, fixed_cards);
+                    if f.p.run[i] > 0 {
+                        lifted.p.run[i] -= 1;
+                    } else {
+                        self.take_fixed_top(&mut lifted, i, &mut fixed);
+                    }
+                    self.goes_up_from(&lifted, fixed, next, i).is_none()
                 };
                 for j in columns_in(topped[r as usize + 1] & !(1 << i)) {
                     let (child, fixed) = self.top_onto(f, fixed_cards, i, j);

@@ -146,9 +146,10 @@ fn every_position_the_suitless_game_calls_lost_is_lost() {
     );
 }
 
-/// Every child a position leads to is settled, those a run's top card
-/// moved onto a host leads to among them (`for_each_child_of` settles
-/// those only where the card beneath goes up): settled again, each stays
+/// Every child a position leads to is settled, those a top card moved
+/// onto a host leads to among them (`for_each_child_of` settles those
+/// only where the card left on top of its column goes up): settled
+/// again, each stays
 /// as it is. Searched from real deals under the three rules, a few
 /// thousand positions each.
 #[test]
