@@ -391,9 +391,6 @@ impl Game {
     fn for_each_child_of(&self, p: &Position, fixed_cards: u64, mut f: impl FnMut(Position)) {
         let columns = self.columns;
         let (tops, topped) = self.tops(p);
-        let onto = |rank: u8, except: usize| {
-            columns_in(topped[rank as usize + 1] & !(1u16.checked_shl(except as u32).unwrap_or(0)))
-        };
         // Unchanged by a move onto a host.
         let next = next_ranks(p);
         // Each child, settled unless `settled` says it is already.
@@ -405,32 +402,11 @@ impl Game {
         };
         // Onto hosts.
         for (i, top) in tops.iter().enumerate().take(columns) {
-            let Some(top) = *top else { continue };
-            if top == KING {
-                continue;
-            }
-            // Its children are settled already when the card left on top
-            // of `i` does not go up: `p` is settled, the foundation stays,
-            // and no other column's top changes (on its host it is the
-            // same card, with the same foundation, known no better: it
-            // goes up no more than it did from `i`). A fixed top moved frees the cards
-            // that join the run: the cards that have moved are then more,
-            // which makes no column's top card known that was not (every
-            // run's slot of a rank holds one of them, so they are never
-            // fewer than one). Column `i` is the same whichever the host:
-            // asked once.
-            let settled = {
-                let (mut lifted, mut fixed) = (*p, fixed_cards);
-                if p.run[i] > 0 {
-                    lifted.run[i] -= 1;
-                } else {
-                    self.take_fixed_top(&mut lifted, i, &mut fixed);
-                }
-                self.goes_up_from(&lifted, fixed, next, i).is_none()
-            };
-            for j in onto(top, i) {
-                let (child, fixed) = self.top_onto(p, fixed_cards, i, j);
-                emit(child, fixed, settled);
+            if let Some(top) = *top
+                && top < KING
+            {
+                let hosts = topped[top as usize + 1] & !(1 << i);
+                self.onto_hosts(p, fixed_cards, next, i, hosts, &mut emit);
             }
         }
         self.cards_back(p, fixed_cards, &topped, &mut |child, fixed| {
@@ -485,15 +461,71 @@ trait Moves {
     /// `p`, loses it if it was one.
     fn up(&self, p: &mut Self::Position, i: usize, card: Card, fixed: &mut u64);
 
+    /// `p` with column `i`'s top card taken off it and held, in no
+    /// column yet: the position, its fixed cards (`fixed_cards` those of
+    /// `p`), and the card where it is known (a fixed top, a followed
+    /// card), which carries its place along ([`Moves::put_onto`]).
+    fn lifted(
+        &self,
+        p: &Self::Position,
+        fixed_cards: u64,
+        i: usize,
+    ) -> (Self::Position, u64, Option<Card>);
+
+    /// `lifted` ([`Moves::lifted`]) with the card held, `known` if it
+    /// is, put onto column `j`.
+    fn put_onto(&self, lifted: Self::Position, known: Option<Card>, j: usize) -> Self::Position;
+
     /// `p` with column `i`'s top card moved onto column `j`, and its
     /// fixed cards (`fixed_cards` those of `p`).
+    #[inline(always)]
     fn top_onto(
         &self,
         p: &Self::Position,
         fixed_cards: u64,
         i: usize,
         j: usize,
-    ) -> (Self::Position, u64);
+    ) -> (Self::Position, u64) {
+        let (lifted, fixed, known) = self.lifted(p, fixed_cards, i);
+        (self.put_onto(lifted, known, j), fixed)
+    }
+
+    /// Calls `emit` with each position column `i`'s top card moved onto
+    /// one of `hosts` (a bit per column) leads to, with its fixed cards
+    /// and whether it is settled already; `p` is settled, `next` its
+    /// [`next_ranks`].
+    ///
+    /// They are settled already when the card left on top of `i` does
+    /// not go up (asked once: column `i` is the same whichever the
+    /// host). Why: `p` is settled, the foundation stays, and no other
+    /// column's top changes. On its host the card moved goes up no more
+    /// than it did from `i`: it is the same card with the same
+    /// foundation, known no better (where its identity is asked, as in
+    /// the game with cards followed, the host's run below a card of the
+    /// next rank holds no other card that could answer for it). A fixed
+    /// top moved frees the cards that join the run: the cards that have
+    /// moved are then more, which makes no column's top card known that
+    /// was not (every run's slot of a rank not holding a followed card
+    /// holds one of them, so they are never fewer than one).
+    #[inline(always)]
+    fn onto_hosts(
+        &self,
+        p: &Self::Position,
+        fixed_cards: u64,
+        next: u16,
+        i: usize,
+        hosts: u16,
+        emit: &mut impl FnMut(Self::Position, u64, bool),
+    ) {
+        if hosts == 0 {
+            return;
+        }
+        let (lifted, fixed, known) = self.lifted(p, fixed_cards, i);
+        let settled = self.goes_up_from(&lifted, fixed, next, i).is_none();
+        for j in columns_in(hosts) {
+            emit(self.put_onto(lifted, known, j), fixed, settled);
+        }
+    }
 
     /// `p` with suit `s`'s top card back from the foundation onto column
     /// `j`.
@@ -660,15 +692,21 @@ impl Moves for Game {
         }
     }
 
-    fn top_onto(&self, p: &Position, fixed_cards: u64, i: usize, j: usize) -> (Position, u64) {
-        let (mut child, mut fixed) = (*p, fixed_cards);
+    #[inline(always)]
+    fn lifted(&self, p: &Position, fixed_cards: u64, i: usize) -> (Position, u64, Option<Card>) {
+        let (mut lifted, mut fixed) = (*p, fixed_cards);
         if p.run[i] > 0 {
-            child.run[i] -= 1;
+            lifted.run[i] -= 1;
         } else {
-            self.take_fixed_top(&mut child, i, &mut fixed);
+            self.take_fixed_top(&mut lifted, i, &mut fixed);
         }
-        child.run[j] += 1;
-        (child, fixed)
+        (lifted, fixed, None)
+    }
+
+    #[inline(always)]
+    fn put_onto(&self, mut lifted: Position, _: Option<Card>, j: usize) -> Position {
+        lifted.run[j] += 1;
+        lifted
     }
 
     fn card_back(&self, p: &Position, s: usize, j: usize) -> Position {

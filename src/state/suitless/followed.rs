@@ -229,36 +229,13 @@ impl Following {
         for (i, top) in tops.iter().enumerate().take(game.columns) {
             let Some(r) = *top else { continue };
             let known = self.known_top(f, i);
-            // Onto hosts.
+            // Onto hosts: a card not followed is asked for on its host as
+            // from `i` ([`Moves::onto_hosts`]): no followed card of its
+            // rank lies at the host, whose run, below a card of the next
+            // rank, does not cover it.
             if r < KING {
-                // Its children are settled already when the card left on
-                // top of `i` does not go up: `f` is settled, the
-                // foundation stays, and no other column's top changes.
-                // On its host the card goes up no more than from `i`: if
-                // it is a followed card or was a fixed top, it is the
-                // same known card; if not, no followed card of its rank
-                // lies at `j` (`j`'s run, below a host of the next rank,
-                // does not cover it), so its identity is asked as from
-                // `i`, of the cards not followed that have moved. A fixed
-                // top moved frees the cards that join the run: the cards
-                // not followed that have moved are then more, which makes
-                // no other column's top card known that was not (every
-                // run's slot of a rank not holding a followed card holds
-                // one of them, so they are never fewer than one), and the
-                // card moved is among them, known only if it alone is.
-                let is_settled = {
-                    let (mut lifted, mut fixed) = (*f, fixed_cards);
-                    if f.p.run[i] > 0 {
-                        lifted.p.run[i] -= 1;
-                    } else {
-                        self.take_fixed_top(&mut lifted, i, &mut fixed);
-                    }
-                    self.goes_up_from(&lifted, fixed, next, i).is_none()
-                };
-                for j in columns_in(topped[r as usize + 1] & !(1 << i)) {
-                    let (child, fixed) = self.top_onto(f, fixed_cards, i, j);
-                    emit(child, fixed, is_settled);
-                }
+                let hosts = topped[r as usize + 1] & !(1 << i);
+                self.onto_hosts(f, fixed_cards, next, i, hosts, &mut emit);
             }
             // Up: the known top card if any, else any card not followed
             // of its rank, its suit's next, moved.
@@ -340,19 +317,25 @@ impl Moves for Following {
         self.place(f, card, NOWHERE);
     }
 
-    fn top_onto(&self, f: &Followed, fixed_cards: u64, i: usize, j: usize) -> (Followed, u64) {
-        let (mut child, mut fixed) = (*f, fixed_cards);
+    #[inline(always)]
+    fn lifted(&self, f: &Followed, fixed_cards: u64, i: usize) -> (Followed, u64, Option<Card>) {
+        let (mut lifted, mut fixed) = (*f, fixed_cards);
         let known = self.known_top(f, i);
         if f.p.run[i] > 0 {
-            child.p.run[i] -= 1;
+            lifted.p.run[i] -= 1;
         } else {
-            self.take_fixed_top(&mut child, i, &mut fixed);
+            self.take_fixed_top(&mut lifted, i, &mut fixed);
         }
+        (lifted, fixed, known)
+    }
+
+    #[inline(always)]
+    fn put_onto(&self, mut lifted: Followed, known: Option<Card>, j: usize) -> Followed {
         if let Some(card) = known {
-            self.place(&mut child, card, j as u8);
+            self.place(&mut lifted, card, j as u8);
         }
-        child.p.run[j] += 1;
-        (child, fixed)
+        lifted.p.run[j] += 1;
+        lifted
     }
 
     /// A card known (its pile's top), so followed exactly.
