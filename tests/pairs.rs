@@ -110,3 +110,31 @@ fn a_proof_by_the_triple_test_after_a_search_says_whose_it_is() {
     assert!(expanded > 0, "{r:?}");
     assert!(!file.exists());
 }
+
+/// BakersDozen.423183964 and MidnightOil.2 are dead ends at their start
+/// by the rules every search prunes by (stuck cards), with the pair test
+/// and the suitless game left out too: the search expands nothing, and
+/// its summary says so rather than that every reachable position was
+/// searched (bd.423183964 has some forty).
+#[test]
+fn a_start_pruned_as_a_dead_end_is_not_called_searched() {
+    let tmp = TempDir::new("dead-start");
+    let file = tmp.join("x.sol");
+    for deal in ["bd.423183964", "mo.2"] {
+        let r = run([
+            deal,
+            "-search",
+            arg(&file),
+            "--jobs",
+            "1",
+            "--no-pairs",
+            "--no-suitless",
+            "--no-rollouts",
+        ]);
+        assert_eq!(r.verdict(), ("INSOLUBLE", 2), "{r:?}");
+        assert!(r.stdout.contains(" 0 expanded"), "{r:?}");
+        assert!(r.stdout.contains("is a dead end"), "{r:?}");
+        assert!(!r.stdout.contains("every reachable position"), "{r:?}");
+        assert!(!file.exists());
+    }
+}

@@ -350,7 +350,9 @@ fn solved(
 /// rules, a proof in xpat2's own game (SPEC §9). From a player's
 /// position, the proof is that there is no win from there. The proof
 /// may be another's, as `stats` say: the suitless game's (lost in its
-/// own game) or a test's of the start (the pair or the triple test).
+/// own game), a test's of the start (the pair or the triple test), or
+/// the pruning's, where the start itself is a dead end (nothing
+/// expanded).
 fn insoluble(start: &Start, summary: &str, stats: &Stats) -> Result<u8> {
     let id = start.deal.id;
     if stats.followed != 0 {
@@ -365,6 +367,16 @@ fn insoluble(start: &Start, summary: &str, stats: &Stats) -> Result<u8> {
     } else if stats.proven_by_test {
         say!(
             "{summary}: lost from the start, proven by a test of the start, not by a search of every position (no play can bring every card up: docs/rules-and-proofs.md)"
+        )?;
+    } else if stats.expanded == 0 {
+        // The start itself was pruned: no position was searched.
+        let start = if start.player.is_some() {
+            "no win from here: the player's position"
+        } else {
+            "lost from the start: the deal"
+        };
+        say!(
+            "{summary}: {start} is a dead end by the rules the search prunes every position by (dead runs, stuck cards and what follows from them: src/state/lost.rs), not by a search of every position"
         )?;
     } else if start.player.is_some() {
         say!(
