@@ -5,7 +5,8 @@
 //!
 //! Usage: `cargo run --release --example suitless -- [forced|free|xpat2]
 //! [--follow CARDS] [--layers [--jobs N] [--lean-from ENTRIES]
-//! [--checkpoint FILE [--every MINUTES]]] [MOST] bd.SEED...`, e.g. `forced 20000000 bd.78829 bd.1`.
+//! [--checkpoint FILE [--every MINUTES] [--spill-over GB]]] [MOST] bd.SEED...`,
+//! e.g. `forced 20000000 bd.78829 bd.1`.
 //! Prints one line per deal: `lost` (the suitless game never wins, so
 //! the deal is lost under those rules), `won` (it wins, which proves
 //! nothing), `open` (it reached MOST positions, default 20 000 000), the
@@ -30,8 +31,12 @@
 //! a run that finds FILE resumes from it (after checking it is the
 //! same deal under the same rules, the same cards followed): a proof of hours killed halfway goes
 //! on from its last save. The seconds printed are this run's. FILE is
-//! removed once the game is decided, kept while it is open. Exit 3 on a
-//! bad argument or a checkpoint that cannot be read.
+//! removed once the game is decided, kept while it is open. With
+//! `--spill-over GB`, past GB gigabytes of entries waiting, those of the
+//! farthest layers go to files beside FILE (`FILE.spill-LAYER-N`) until
+//! half as many are held, and are read back when their layer comes; the
+//! checkpoint names them, and they are removed with it. Exit 3 on a bad
+//! argument or a checkpoint that cannot be read.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -78,6 +83,7 @@ fn main() -> ExitCode {
                             path,
                             every: *every,
                             most_bytes: u64::MAX,
+                            spill_over: asked.spill_over,
                         });
                 let limits = SuitlessLimits {
                     threads,
@@ -92,7 +98,7 @@ fn main() -> ExitCode {
                 // ten minutes, so that a watcher can tell how far it is.
                 let mut last_told = Instant::now();
                 let mut progress = |layer: &SuitlessLayer| {
-                    let saved = layer.saved.is_some();
+                    let saved = layer.saved.is_some() || layer.spilled.is_some();
                     if layer.done || saved || last_told.elapsed() >= UNDER_WAY_EVERY {
                         report(id, layer);
                         last_told = Instant::now();
@@ -185,6 +191,11 @@ fn report(id: GameId, layer: &SuitlessLayer) {
         }
         None => {}
     }
+    match &layer.spilled {
+        Some(Ok(what)) => eprintln!("{id} layer {}: {what}", layer.number),
+        Some(Err(message)) => eprintln!("{id} layer {}: {message}", layer.number),
+        None => {}
+    }
 }
 
 /// The cards of `--follow`'s argument, a bit each (the module doc).
@@ -219,13 +230,15 @@ struct Asked {
     follow: Option<u64>,
     /// The checkpoint's file and the time between saves.
     checkpoint: Option<(PathBuf, Duration)>,
+    /// Bytes of entries waiting past which the farthest go to disk.
+    spill_over: usize,
     most: usize,
     deals: Vec<GameId>,
 }
 
 /// The rules, the search, the limit and the deals of the command line.
 fn parse(args: &[String]) -> Result<Asked, String> {
-    let usage = "usage: suitless [forced|free|xpat2] [--follow CARDS] [--layers [--jobs N] [--lean-from ENTRIES] [--checkpoint FILE [--every MINUTES]]] [MOST] bd.SEED...";
+    let usage = "usage: suitless [forced|free|xpat2] [--follow CARDS] [--layers [--jobs N] [--lean-from ENTRIES] [--checkpoint FILE [--every MINUTES] [--spill-over GB]]] [MOST] bd.SEED...";
     let mut rest = args;
     let mut foundation = Foundation::Forced;
     if let Some(first) = rest.first() {
@@ -243,6 +256,7 @@ fn parse(args: &[String]) -> Result<Asked, String> {
     let mut layers = None;
     let mut lean_from = SUITLESS_LEAN_FROM;
     let mut checkpoint = None;
+    let mut spill_over = usize::MAX;
     let mut follow = None;
     if rest.first().is_some_and(|a| a == "--follow") {
         let cards = rest.get(1).and_then(|a| followed_cards(a));
@@ -283,6 +297,14 @@ fn parse(args: &[String]) -> Result<Asked, String> {
                 rest = &rest[2..];
             }
             checkpoint = Some((PathBuf::from(path), every));
+            if rest.first().is_some_and(|a| a == "--spill-over") {
+                let gb = rest.get(1).and_then(|a| a.parse::<f64>().ok());
+                let gb = gb
+                    .filter(|g| g.is_finite() && *g >= 0.0 && *g < 1e6)
+                    .ok_or(format!("--spill-over needs gigabytes; {usage}"))?;
+                spill_over = (gb * 1e9) as usize;
+                rest = &rest[2..];
+            }
         }
     }
     let mut most = 20_000_000;
@@ -309,6 +331,7 @@ fn parse(args: &[String]) -> Result<Asked, String> {
         lean_from,
         follow,
         checkpoint,
+        spill_over,
         most,
         deals,
     })

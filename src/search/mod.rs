@@ -595,6 +595,7 @@ pub(super) fn lost_in_suitless_game(
             path,
             every: limits.suitless_checkpoint_every,
             most_bytes: limits.suitless_checkpoint_most,
+            spill_over: usize::MAX,
         });
     let layers = SuitlessLimits {
         threads: limits.jobs.max(1),

@@ -934,8 +934,10 @@ pub fn resumed_in_layers(
         layer,
         total,
         cells,
+        spilled,
     } = resumed;
-    search_from(&state, cards, Some((layer, total, cells)), limits, progress)
+    let from = (layer, total, cells, spilled);
+    search_from(&state, cards, Some(from), limits, progress)
 }
 
 /// [`followed_in_layers`] from its start, or `from` a checkpoint.
@@ -969,6 +971,7 @@ mod checkpoint;
 mod followed;
 mod layers;
 mod pile;
+mod spill;
 pub use checkpoint::{Checkpoint, Resumed, Saved};
 pub use followed::{MOST_FOLLOWED, suitless_followed};
 pub use layers::{EVERY as LAYER_EVERY, LEAN_FROM, Layer, Limits as LayerLimits};

@@ -573,6 +573,7 @@ fn a_suitless_proof_resumes_from_its_save() {
                 path: &path,
                 every: Duration::ZERO,
                 most_bytes: u64::MAX,
+                spill_over: usize::MAX,
             }),
             lean_from: crate::state::SUITLESS_LEAN_FROM,
         };

@@ -33,8 +33,9 @@
 //! columns' cards, its rules and its start: a checkpoint resumes only
 //! its own game), the next layer and the positions counted; then every
 //! cell waiting, ordered by layer and cell, with its pile as
-//! [`Pile::write_to`] writes it; then an end mark and a checksum of all
-//! that came before. It is written to a temporary file beside its path,
+//! [`Pile::write_to`] writes it; then the spill files whose entries wait
+//! on disk (`spill.rs`: layer, number, size and checksum of each); then
+//! an end mark and a checksum of all that came before. It is written to a temporary file beside its path,
 //! synced, then renamed over it: whole or not at all, and a checkpoint
 //! never replaces the last one with less.
 
@@ -61,6 +62,20 @@ pub struct Checkpoint<'a> {
     /// The largest file allowed (`--spill-max` for `-search --spill`):
     /// a save that would pass it is not written, and the last one stays.
     pub most_bytes: u64,
+    /// Past this many bytes of entries waiting, those of the farthest
+    /// layers go to files beside the checkpoint (`spill.rs`) until half
+    /// as many are held; `usize::MAX`: never.
+    pub spill_over: usize,
+}
+
+/// One file of entries spilled to disk (`spill.rs`) that a checkpoint
+/// names: its layer, its name's number, its size and its checksum.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct SpillFile {
+    pub(super) layer: usize,
+    pub(super) number: u64,
+    pub(super) bytes: u64,
+    pub(super) sum: u64,
 }
 
 /// A save made: what a progress line says of it.
@@ -88,6 +103,8 @@ pub struct Resumed {
     pub(super) total: usize,
     /// The entries waiting: layer, cell, pile.
     pub(super) cells: Vec<(usize, u64, Pile)>,
+    /// The entries waiting in spill files beside it (`spill.rs`).
+    pub(super) spilled: Vec<SpillFile>,
 }
 
 impl Resumed {
@@ -143,11 +160,11 @@ impl Resumed {
         input
             .read_exact(&mut magic)
             .ok()
-            .filter(|_| magic == MAGIC || magic == MAGIC_BEFORE)
+            .filter(|_| magic == MAGIC || magic == MAGIC_UNSPILLED || magic == MAGIC_BEFORE)
             .ok_or_else(|| {
                 format!("{shown} is not a checkpoint of the suitless search in layers")
             })?;
-        let marks = magic == MAGIC;
+        let marks = magic != MAGIC_BEFORE;
         let damaged = |e: io::Error| match e.kind() {
             io::ErrorKind::OutOfMemory => format!("{shown}: not memory enough to read it back"),
             io::ErrorKind::UnexpectedEof => format!("{shown} is cut short"),
@@ -162,8 +179,13 @@ impl Resumed {
         let (layer, total) = (read_u64(&mut input), read_u64(&mut input));
         let (layer, total) = (layer.map_err(damaged)?, total.map_err(damaged)?);
         let cells = read_cells(&mut input, layer, marks).map_err(damaged)?;
+        let spilled = if magic == MAGIC {
+            read_spilled(&mut input, layer).map_err(damaged)?
+        } else {
+            Vec::new()
+        };
         // A save is made only with entries waiting (`layers.rs`).
-        if cells.is_empty() {
+        if cells.is_empty() && spilled.is_empty() {
             return Err(damaged(invalid("no cell waiting")));
         }
         let sum = input.sum;
@@ -182,12 +204,17 @@ impl Resumed {
             layer: usize::try_from(layer).map_err(|_| damaged(invalid("a layer too high")))?,
             total: usize::try_from(total).map_err(|_| damaged(invalid("a count too large")))?,
             cells,
+            spilled,
         })
     }
 }
 
 /// The file's first bytes: its format, and its version.
-const MAGIC: &[u8] = b"xpat-solver: suitless search in layers, checkpoint 2\n";
+const MAGIC: &[u8] = b"xpat-solver: suitless search in layers, checkpoint 3\n";
+
+/// The version before spill files were named (no list after the
+/// cells): still read.
+const MAGIC_UNSPILLED: &[u8] = b"xpat-solver: suitless search in layers, checkpoint 2\n";
 
 /// The version before cells under way were saved (no key marked
 /// [`UNDER_WAY`]): still read.
@@ -228,16 +255,17 @@ fn fingerprint(game: &Game, start: &Position, cards: u64) -> String {
 
 /// Writes the checkpoint of the search of `state`'s game (`cards`
 /// followed in it) at the start of layer `layer`, `total` positions
-/// searched before it, with `cells` (layer, cell, pile; in increasing
-/// order of layer and cell): whole or not at all (the module doc), and
-/// not at all past `most` bytes.
+/// searched before it (`(layer, total)`), with `cells` (layer, cell,
+/// pile; in increasing order of layer and cell) and the `spilled` files:
+/// whole or not at all (the module doc), and not at all past `most`
+/// bytes.
 pub(super) fn write(
     state: &State,
     cards: u64,
     path: &Path,
     most: u64,
-    layer: usize,
-    total: usize,
+    (layer, total): (usize, usize),
+    spilled: &[SpillFile],
     cells: impl FnOnce(&mut dyn FnMut(usize, u64, &Pile) -> io::Result<()>) -> io::Result<()>,
 ) -> Result<Saved, String> {
     let began = Instant::now();
@@ -276,6 +304,7 @@ pub(super) fn write(
         })
         .map_err(fail)?;
         out.write_all(&NO_MORE.to_le_bytes()).map_err(fail)?;
+        write_spilled(&mut out, spilled).map_err(fail)?;
         let sum = out.sum;
         out.write_all(END).map_err(fail)?;
         out.write_all(&sum.to_le_bytes()).map_err(fail)?;
@@ -351,6 +380,42 @@ fn read_cells(
     }
 }
 
+/// The spill files waiting (`spill.rs`): their count, then each one's
+/// layer, number, size and checksum.
+fn write_spilled(out: &mut impl Write, spilled: &[SpillFile]) -> io::Result<()> {
+    out.write_all(&(spilled.len() as u64).to_le_bytes())?;
+    for f in spilled {
+        for n in [f.layer as u64, f.number, f.bytes, f.sum] {
+            out.write_all(&n.to_le_bytes())?;
+        }
+    }
+    Ok(())
+}
+
+/// [`write_spilled`]'s list read back: each file of a layer from `first`
+/// on, none twice.
+fn read_spilled(input: &mut impl Read, first: u64) -> io::Result<Vec<SpillFile>> {
+    let count = read_u64(input)?;
+    let mut spilled: Vec<SpillFile> = Vec::new();
+    for _ in 0..count {
+        let [layer, number, bytes, sum] = [(); 4].map(|()| read_u64(input));
+        let (layer, number, bytes, sum) = (layer?, number?, bytes?, sum?);
+        if layer < first || layer > 2 * crate::cards::CARDS as u64 {
+            return Err(invalid("a spill file's layer out of range"));
+        }
+        if spilled.iter().any(|f| f.number == number) {
+            return Err(invalid("a spill file named twice"));
+        }
+        spilled.push(SpillFile {
+            layer: layer as usize,
+            number,
+            bytes,
+            sum,
+        });
+    }
+    Ok(spilled)
+}
+
 fn invalid(what: &str) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, what.to_string())
 }
@@ -405,20 +470,25 @@ impl<T: Write> Write for Bounded<T> {
     }
 }
 
-struct Summed<T> {
+/// A reader or writer that sums what passes through it (FNV-1a), and
+/// counts it.
+pub(super) struct Summed<T> {
     inner: T,
-    sum: u64,
+    pub(super) sum: u64,
+    pub(super) count: u64,
 }
 
 impl<T> Summed<T> {
-    fn new(inner: T) -> Summed<T> {
+    pub(super) fn new(inner: T) -> Summed<T> {
         Summed {
             inner,
             sum: 0xCBF2_9CE4_8422_2325,
+            count: 0,
         }
     }
 
     fn add(&mut self, bytes: &[u8]) {
+        self.count += bytes.len() as u64;
         for &byte in bytes {
             self.sum = (self.sum ^ u64::from(byte)).wrapping_mul(0x0100_0000_01B3);
         }

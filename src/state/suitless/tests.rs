@@ -493,6 +493,7 @@ fn saving_each_layer<'a>(
             path,
             every: Duration::ZERO,
             most_bytes: u64::MAX,
+            spill_over: usize::MAX,
         }),
         lean_from: LEAN_FROM,
     }
@@ -516,6 +517,61 @@ fn saving_at_every_instant<'a>(
 /// rules, on one thread or two.
 #[test]
 fn a_search_resumed_from_its_checkpoints_is_the_search_run_straight() {
+    resumed_again_and_again(usize::MAX);
+}
+
+/// The same with every entry of the layers above spilled to disk at each
+/// layer's end (`spill.rs`), and read back when its layer comes: the
+/// checkpoints name the spill files, the search resumed reads them, and
+/// the search decided leaves none.
+#[test]
+fn a_search_spilling_its_entries_to_disk_is_the_search_run_straight() {
+    resumed_again_and_again(0);
+}
+
+/// A spill file changed on disk after the search wrote it is refused
+/// when its layer comes: the search resumed ends open, saying why, and
+/// never decides on entries it cannot trust.
+#[test]
+fn a_damaged_spill_file_leaves_the_search_open() {
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("saved");
+    let state = test_state("bd", 78829);
+    let stop = AtomicBool::new(false);
+    let stopped = || stop.load(Relaxed);
+    let mut limits = saving_each_layer(1, &path, &stopped);
+    if let Some(c) = &mut limits.checkpoint {
+        c.spill_over = 0;
+    }
+    let mut layers = 0;
+    let found = in_layers(&state, &limits, &mut |layer: &Layer| {
+        layers += usize::from(layer.done);
+        if layers == 4 {
+            stop.store(true, Relaxed);
+        }
+    });
+    assert!(matches!(found, Suitless::Open { .. }));
+    let resumed = Resumed::read(&state, &path).unwrap();
+    let file = spill::path_of(&path, &resumed.spilled[0]);
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&file, bytes).unwrap();
+    stop.store(false, Relaxed);
+    let mut refused = Vec::new();
+    let found = resumed_in_layers(resumed, &limits, &mut |layer: &Layer| {
+        if let Some(Err(message)) = &layer.spilled {
+            refused.push(message.clone());
+        }
+    });
+    assert!(matches!(found, Suitless::Open { .. }), "{found:?}");
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert!(refused[0].contains("checksum"), "{refused:?}");
+}
+
+/// The two tests above: spilled past `spill_over` bytes of entries.
+fn resumed_again_and_again(spill_over: usize) {
     use crate::foundation::Foundation;
     use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
     let under = |foundation, seed| State::new(&test_deal("bd", seed).with_foundation(foundation));
@@ -531,7 +587,23 @@ fn a_search_resumed_from_its_checkpoints_is_the_search_run_straight() {
         assert!(whole.is_lost());
         let stop = AtomicBool::new(false);
         let stopped = || stop.load(Relaxed);
-        let limits = saving_each_layer(threads, &path, &stopped);
+        let mut limits = saving_each_layer(threads, &path, &stopped);
+        if let Some(c) = &mut limits.checkpoint {
+            c.spill_over = spill_over;
+        }
+        let spill_files = || {
+            std::fs::read_dir(dir.path())
+                .unwrap()
+                .filter(|e| {
+                    e.as_ref()
+                        .unwrap()
+                        .file_name()
+                        .to_string_lossy()
+                        .contains(".spill-")
+                })
+                .count()
+        };
+        let mut spilled = 0;
         // Each run stops after `step` layers, its last one saved.
         let mut runs = 0;
         let mut next = None::<Resumed>;
@@ -561,11 +633,17 @@ fn a_search_resumed_from_its_checkpoints_is_the_search_run_straight() {
             assert!(matches!(found, Suitless::Open { .. }));
             let resumed = Resumed::read(state, &path).unwrap();
             assert_eq!(resumed.positions(), found.positions());
-            assert!(resumed.waiting() > 0);
+            assert!(resumed.waiting() > 0 || !resumed.spilled.is_empty());
+            spilled += resumed.spilled.len();
+            if spill_over == usize::MAX {
+                assert!(resumed.spilled.is_empty());
+            }
             next = Some(resumed);
         };
         assert!(runs >= 3, "{runs} runs");
         assert_eq!(found, whole, "{threads} threads, {runs} runs");
+        assert_eq!(spilled > 0, spill_over == 0, "{spilled} spill files named");
+        assert_eq!(spill_files(), 0, "spill files left");
     }
 }
 
@@ -831,7 +909,7 @@ fn positions_searched_are_read_only_beside_their_cell() {
     let (left, searched) = (pile(&[3, 9]), pile(&[1, 4, 7]));
     let marked = checkpoint::UNDER_WAY;
     let save = |cells: &[(usize, u64, &pile::Pile)]| {
-        checkpoint::write(&state, 0, &path, u64::MAX, 5, 100, |write| {
+        checkpoint::write(&state, 0, &path, u64::MAX, (5, 100), &[], |write| {
             cells
                 .iter()
                 .try_for_each(|&(layer, cell, pile)| write(layer, cell, pile))

@@ -260,6 +260,7 @@ fn the_game_following_cards_in_layers_finds_what_it_finds_best_first() {
             path: &path,
             every: Duration::ZERO,
             most_bytes: u64::MAX,
+            spill_over: usize::MAX,
         };
         let mut next = None::<Resumed>;
         let found = loop {
