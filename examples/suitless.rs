@@ -110,11 +110,15 @@ fn main() -> ExitCode {
                     Some(c) => match SuitlessResumed::read_followed(&state, cards, c.path) {
                         Ok(resumed) => {
                             eprintln!(
-                                "{id}: resumed from {} at layer {}: {} positions searched, {} waiting, read in {:.1} s",
+                                "{id}: resumed from {} at layer {}: {} positions searched, {} waiting{}, read in {:.1} s",
                                 c.path.display(),
                                 resumed.layer(),
                                 resumed.positions(),
                                 resumed.waiting(),
+                                match resumed.spill_files() {
+                                    0 => String::new(),
+                                    n => format!(" and more in {n} spill files"),
+                                },
                                 start.elapsed().as_secs_f64()
                             );
                             suitless_resumed_in_layers(resumed, &limits, &mut progress)

@@ -128,6 +128,12 @@ impl Resumed {
             .sum()
     }
 
+    /// The spill files it names, whose entries wait on disk (`spill.rs`;
+    /// not counted in [`Resumed::waiting`]).
+    pub fn spill_files(&self) -> usize {
+        self.spilled.len()
+    }
+
     /// The cells saved under way, with positions searched.
     pub fn under_way(&self) -> usize {
         self.cells

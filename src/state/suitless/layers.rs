@@ -201,7 +201,8 @@ pub struct Layer {
     /// ([`Limits::lean_from`]): a cell can take an hour, and until it
     /// is done they are in neither count above.
     pub under_way: usize,
-    /// Entries of higher layers waiting.
+    /// Entries of higher layers waiting in memory (those spilled to disk
+    /// aside: [`Checkpoint::spill_over`]), and of this one until searched.
     pub waiting: usize,
     /// The bytes they take (their cells' keys and piles aside).
     pub bytes: usize,
