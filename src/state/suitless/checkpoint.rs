@@ -35,9 +35,10 @@
 //! cell waiting, ordered by layer and cell, with its pile as
 //! [`Pile::write_to`] writes it; then the spill files whose entries wait
 //! on disk (`spill.rs`: layer, number, size and checksum of each); then
-//! an end mark and a checksum of all that came before. It is written to a temporary file beside its path,
-//! synced, then renamed over it: whole or not at all, and a checkpoint
-//! never replaces the last one with less.
+//! an end mark and a checksum of all that came before. It is written to
+//! a temporary file beside its path, synced, then renamed over it: whole
+//! or not at all, and a checkpoint never replaces the last one with
+//! less.
 
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
@@ -328,7 +329,7 @@ pub(super) fn write(
 }
 
 /// The directory a file of `path` goes in.
-fn directory(path: &Path) -> PathBuf {
+pub(super) fn directory(path: &Path) -> PathBuf {
     match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),

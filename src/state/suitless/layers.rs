@@ -679,6 +679,27 @@ impl<G: Layered> Search<'_, G> {
         saved
     }
 
+    /// Files `pile` under `cell` in `shards`, joined with the cell's pile
+    /// there if it has one (entries filed since it went to disk), counted
+    /// in what is held; memory refused stops the search, open.
+    fn put_back(&self, shards: &Shards, cell: u64, pile: Pile) {
+        let mut cells = lock(&shards.0[shard(cell)]);
+        match cells.get_mut(&cell) {
+            None => {
+                self.held.changed((0, 0), (pile.len(), pile.bytes()));
+                cells.insert(cell, pile);
+            }
+            Some(here) => {
+                let before = (here.len(), here.bytes());
+                match joined(here, pile) {
+                    Ok(joined) => *here = joined,
+                    Err(_) => self.refused.store(true, Relaxed),
+                }
+                self.held.changed(before, (here.len(), here.bytes()));
+            }
+        }
+    }
+
     /// Reads back the entries of layer `number` spilled to disk, if any,
     /// into its shards: a cell's piles joined.
     fn read_back(&self, number: usize) -> Result<(), String> {
@@ -690,23 +711,7 @@ impl<G: Layered> Search<'_, G> {
         let shards = &self.layers[number];
         let mut failed = None;
         for file in &files {
-            let read = spill::read(c.path, file, |cell, pile| {
-                let mut cells = lock(&shards.0[shard(cell)]);
-                match cells.get_mut(&cell) {
-                    None => {
-                        self.held.changed((0, 0), (pile.len(), pile.bytes()));
-                        cells.insert(cell, pile);
-                    }
-                    Some(here) => {
-                        let before = (here.len(), here.bytes());
-                        match joined(here, pile) {
-                            Ok(joined) => *here = joined,
-                            Err(_) => self.refused.store(true, Relaxed),
-                        }
-                        self.held.changed(before, (here.len(), here.bytes()));
-                    }
-                }
-            });
+            let read = spill::read(c.path, file, |cell, pile| self.put_back(shards, cell, pile));
             if let Err(e) = read {
                 failed = Some(format!(
                     "cannot read back {}: {e}",
@@ -723,9 +728,9 @@ impl<G: Layered> Search<'_, G> {
     /// bytes, writes those of the farthest layers, down to layer `from`
     /// (past the next layer: it is read back soon), to spill files until
     /// they take half as much, if those layers hold an eighth of it at
-    /// least: what it did, or why
-    /// it could not (the entries then stay in memory, and no more are
-    /// spilled in this search). `None` where nothing was due.
+    /// least: what it did, or why it could not (the entries then stay in
+    /// memory, and no more are spilled in this search). `None` where
+    /// nothing was due.
     fn spill_far(&self, from: usize) -> Option<Result<String, String>> {
         let c = self.limits.checkpoint.as_ref()?;
         let over = c.spill_over;
@@ -769,7 +774,7 @@ impl<G: Layered> Search<'_, G> {
             let written = spilled.write(c.path, number, &cells);
             self.held.changed((count, size), (0, 0));
             match written {
-                Ok(_) => {
+                Ok(()) => {
                     (entries, bytes, files) = (entries + count, bytes + size, files + 1);
                     layers.push(number);
                 }
@@ -778,15 +783,7 @@ impl<G: Layered> Search<'_, G> {
                     // none spilled again.
                     spilled.refused = true;
                     for (cell, pile) in cells {
-                        let mut shard = lock(&self.layers[number].0[shard(cell)]);
-                        let here = shard.entry(cell).or_default();
-                        let before = (here.len(), here.bytes());
-                        pile.for_each(|runs| {
-                            if here.add(runs).is_err() {
-                                self.refused.store(true, Relaxed);
-                            }
-                        });
-                        self.held.changed(before, (here.len(), here.bytes()));
+                        self.put_back(&self.layers[number], cell, pile);
                     }
                     return Some(Err(format!(
                         "cannot spill layer {number} beside {}: {e}",

@@ -16,10 +16,10 @@
 //! waiting, with their sizes and checksums: resumed, the search reads
 //! them when their layer comes, as it would have. A cell may be in
 //! several files and in memory too: read back, its piles are joined. A
-//! file read back is removed once a later save no longer names it (at
-//! once without one), every file when the search ends decided, and a
-//! file no checkpoint names (written after the last save) when the
-//! search resumes or starts.
+//! file read back is removed once a later save no longer names it,
+//! every file when the search ends decided, and a file no checkpoint
+//! names (written after the last save) when the search resumes or
+//! starts.
 //!
 //! Entries spilled are entries filed: the search is the same, only
 //! where the entries wait differs (the tests compare the two).
@@ -28,7 +28,7 @@ use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::checkpoint::{Checkpoint, SpillFile, Summed};
+use super::checkpoint::{Checkpoint, SpillFile, Summed, directory};
 use super::pile::Pile;
 
 /// The file of `spilled` beside the checkpoint at `checkpoint`.
@@ -68,17 +68,14 @@ impl Spilled {
         }
     }
 
-    /// Writes `cells` (of `layer`, sorted by key) to a new file; `None`
-    /// where there was nothing to write.
+    /// Writes `cells` (of `layer`, sorted by key) to a new file, named
+    /// among those waiting.
     pub(super) fn write(
         &mut self,
         checkpoint: &Path,
         layer: usize,
         cells: &[(u64, Pile)],
-    ) -> io::Result<Option<SpillFile>> {
-        if cells.is_empty() {
-            return Ok(None);
-        }
+    ) -> io::Result<()> {
         let number = self.next;
         self.next += 1;
         let path = named(checkpoint, layer, number);
@@ -102,8 +99,8 @@ impl Spilled {
         })();
         match written {
             Ok(spilled) => {
-                self.waiting.push(spilled.clone());
-                Ok(Some(spilled))
+                self.waiting.push(spilled);
+                Ok(())
             }
             Err(e) => {
                 let _ = fs::remove_file(&path);
@@ -113,7 +110,8 @@ impl Spilled {
     }
 
     /// The files of `layer`, taken from those waiting: the caller reads
-    /// them ([`read`]) and then hands them to [`Spilled::read`].
+    /// them ([`read`]), then adds them to those read back
+    /// ([`Spilled::read`]).
     pub(super) fn take_layer(&mut self, layer: usize) -> Vec<SpillFile> {
         let (taken, kept) = std::mem::take(&mut self.waiting)
             .into_iter()
@@ -172,19 +170,10 @@ pub(super) fn read(
 
 /// Removes the spill files beside `checkpoint` that are not `kept`.
 fn remove_others(checkpoint: &Path, kept: &[SpillFile]) {
-    let (Some(dir), Some(name)) = (
-        checkpoint.parent().map(|d| {
-            if d.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                d
-            }
-        }),
-        checkpoint.file_name().and_then(|n| n.to_str()),
-    ) else {
+    let Some(name) = checkpoint.file_name().and_then(|n| n.to_str()) else {
         return;
     };
-    let Ok(entries) = fs::read_dir(dir) else {
+    let Ok(entries) = fs::read_dir(directory(checkpoint)) else {
         return;
     };
     let prefix = format!("{name}.spill-");
