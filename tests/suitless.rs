@@ -73,7 +73,8 @@ fn an_issue_29_deal_is_lost_with_forced_moves() {
 /// 1.96 M positions). Lost with forced moves, it has the prover alone,
 /// which stops at its positions (`--max-states 4000000`, some 20 s), and
 /// then the games with cards followed decide it; without them
-/// (`--no-suitless`) the search gives up (within 20 s here).
+/// (`--no-suitless`) the search gives up (at a timeout of 5 s here: it
+/// gave up at 20 s too).
 #[test]
 fn a_deal_whose_suitless_game_wins_is_lost_with_cards_followed() {
     let tmp = TempDir::new("followed-191326999");
@@ -103,7 +104,7 @@ fn a_deal_whose_suitless_game_wins_is_lost_with_cards_followed() {
         "{r:?}"
     );
     assert!(!file.exists());
-    let without = run(args(["--no-suitless", "--timeout=20"]));
+    let without = run(args(["--no-suitless", "--timeout=5"]));
     assert_eq!(without.verdict(), ("ECHEC", 1), "{without:?}");
     assert!(!file.exists());
 }

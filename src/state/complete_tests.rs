@@ -118,8 +118,15 @@ pub(super) fn needs_a_card_back(game: &str) -> State {
 /// Every position the complete search drops as lost (Baker's Dozen's stuck
 /// cards and closure, widened for cards coming back) is lost under the
 /// complete rules: positions along random walks of small games.
+///
+/// Each is searched over every legal move up to a cap of its own, far
+/// below [`CAP`]: a judged-lost position lost by the search is decided in
+/// a few hundred positions, while the ones past the cap (two in three)
+/// are left undecided whatever it is (151 of 509 decided at 3 000,
+/// 169 at 60 000, which took 20 times as long).
 #[test]
 fn under_complete_rules_every_position_judged_lost_is_lost() {
+    const JUDGED_CAP: usize = 3_000;
     let mut rng = 0xB4_4E_55_D0_2E_00_00_07u64;
     let (mut judged_lost, mut looked) = (0, 0);
     for (up_to, columns) in [(8, 5), (7, 6), (9, 4)] {
@@ -132,7 +139,7 @@ fn under_complete_rules_every_position_judged_lost_is_lost() {
                 let survey = state.survey();
                 if survey.stuck || state.is_blocked_for_good() {
                     looked += 1;
-                    if let Some(won) = winnable_by_every_move(state, CAP) {
+                    if let Some(won) = winnable_by_every_move(state, JUDGED_CAP) {
                         assert!(!won, "judged lost, but won:\n{state}");
                         judged_lost += 1;
                     }

@@ -394,10 +394,18 @@ fn under_free_rules_moves_out_found_without_listing_are_the_listed_ones() {
 
 /// Compares the moves out found from one position with the listing's, on
 /// every component of 30 small games searched whole and along walks of
-/// 40 deals.
+/// 40 deals. The walks' few components of more than [`LISTED_AT_MOST`]
+/// positions are left out: listing one of the 373 248 positions some hold
+/// takes seconds, and a few dozen of them took three quarters of the
+/// test's time (the 3 961 of forced walks and 4 799 of free walks kept
+/// 3 872 and 4 659).
 fn moves_out_are_the_listed_ones(rule: Rule) {
+    const LISTED_AT_MOST: u128 = 5_000;
     let (mut compared, mut larger) = (0, 0);
     let mut compare = |position: &State| {
+        if Class::of(position).size > LISTED_AT_MOST {
+            return;
+        }
         let agree = moves_out_agree(position).expect("no budget to run out of");
         assert!(agree, "moves out differ from the listing:\n{position}");
         compared += 1;
@@ -432,18 +440,20 @@ fn under_free_rules_a_win_over_names_replays_as_a_free_file() {
     // components; the file it is written as (every foundation move a
     // line, those played by themselves included) replays to the won game
     // under free rules, where nothing goes up unless a line says so.
+    // Three of bd.1 to 20 it wins in seconds (bd.5, 12 and 18 take half a
+    // minute, 1 to 20 five minutes in all).
     let limits = Limits {
         max_states: 200_000,
         jobs: 1,
         ..Limits::default()
     };
     let mut won = 0;
-    for seed in 1..=6 {
+    for seed in [9, 10, 17] {
         let deal = test_deal("bd", seed).with_foundation(Foundation::Free);
         let searched = search(&State::new(&deal), &limits, Expansion::MovesOut, None);
         let moves = match searched.report.outcome {
             Outcome::Solved(moves) => moves,
-            // Won deals all (1..10000 are), some past the limit.
+            // Won deals all (1..10000 are), past the limit if slower.
             Outcome::GaveUp(_) => continue,
             Outcome::Insoluble => panic!("bd.{seed}, a won deal, proven lost over names"),
         };
@@ -459,7 +469,7 @@ fn under_free_rules_a_win_over_names_replays_as_a_free_file() {
         );
         won += 1;
     }
-    assert!(won >= 3, "{won} of bd.1 to 6 won within the limit");
+    assert_eq!(won, 3, "bd.9, 10 and 17 won within the limit");
 }
 
 #[test]

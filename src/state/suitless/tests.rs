@@ -6,7 +6,7 @@
 
 use super::super::automatic::Automatic;
 use super::super::testing::{
-    complete, every_legal_move, judged_small_games, judged_small_walks, walk, walk_from,
+    JUDGED_CAP, complete, every_legal_move, judged_small_games, judged_small_walks, walk, walk_from,
 };
 use super::*;
 use crate::deal::test_deal;
@@ -237,7 +237,7 @@ fn what_the_memo_calls_lost_is_lost() {
     let (mut judged, mut won, mut known) = (0, 0, 0);
     let mut memo: Option<(State, Memo)> = None;
     let sizes = [(8, 5), (8, 6), (7, 6), (7, 7), (6, 8)];
-    judged_small_walks(&mut rng, &sizes, 8, 6, |root, state, plain| {
+    judged_small_walks(&mut rng, &sizes, 8, 6, JUDGED_CAP, |root, state, plain| {
         // A new walk: its start differs, or only in its rules (which
         // equality of positions does not see).
         let same =
