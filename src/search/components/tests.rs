@@ -397,8 +397,8 @@ fn under_free_rules_moves_out_found_without_listing_are_the_listed_ones() {
 /// 40 deals. The walks' few components of more than [`LISTED_AT_MOST`]
 /// positions are left out: listing one of the 373 248 positions some hold
 /// takes seconds, and a few dozen of them took three quarters of the
-/// test's time (the 3 961 of forced walks and 4 799 of free walks kept
-/// 3 872 and 4 659).
+/// test's time (of the 3 961 comparisons under forced rules and the 4 799
+/// under free ones, 3 872 and 4 659 are kept).
 fn moves_out_are_the_listed_ones(rule: Rule) {
     const LISTED_AT_MOST: u128 = 5_000;
     let (mut compared, mut larger) = (0, 0);
@@ -440,8 +440,8 @@ fn under_free_rules_a_win_over_names_replays_as_a_free_file() {
     // components; the file it is written as (every foundation move a
     // line, those played by themselves included) replays to the won game
     // under free rules, where nothing goes up unless a line says so.
-    // Three of bd.1 to 20 it wins in seconds (bd.5, 12 and 18 take half a
-    // minute, 1 to 20 five minutes in all).
+    // Three of bd.1 to 20 it wins in seconds (bd.5, 12 and 18 take 20 to
+    // 30 s, 1 to 20 four minutes in all).
     let limits = Limits {
         max_states: 200_000,
         jobs: 1,

@@ -119,7 +119,7 @@ fn every_move_of_bakers_dozen_is_a_move_of_the_game_following_cards() {
 /// search wins is called lost, and every position the suitless game
 /// calls lost is called lost; and some that it does not call lost are.
 /// Only positions the plain search decides within its cap are followed:
-/// the others, most of them in the largest games, took three quarters of
+/// the others, most of them in the largest games, took more than half of
 /// the test's time and could only be compared with the suitless game.
 /// The cap is five times the other tests': the positions only following
 /// proves lost take a plain search of more than [`JUDGED_CAP`] to decide.
