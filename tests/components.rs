@@ -244,8 +244,7 @@ fn a_survey_by_components_gives_the_usual_verdicts() {
     // forcing loses are won free, as the usual survey finds.
     let (usual, names) = (tmp.join("usual-both.csv"), tmp.join("names-both.csv"));
     for (out, more) in [(&usual, None), (&names, Some("--components"))] {
-        let mut args = vec!["bd", seeds, "--jobs", "1", "--foundation", "both"];
-        args.push(slack[0]);
+        let mut args = vec!["bd", seeds, "--jobs", "1", "--foundation", "both", slack[0]];
         args.extend(more);
         args.extend(["--out", arg(out)]);
         let r = common::survey(&args);

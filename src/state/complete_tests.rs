@@ -125,7 +125,7 @@ pub(super) fn needs_a_card_back(game: &str) -> State {
 /// are decided within 3 000 (in a twentieth of the time).
 #[test]
 fn under_complete_rules_every_position_judged_lost_is_lost() {
-    const JUDGED_CAP: usize = 3_000;
+    const CONFIRM_CAP: usize = 3_000;
     let mut rng = 0xB4_4E_55_D0_2E_00_00_07u64;
     let (mut judged_lost, mut looked) = (0, 0);
     for (up_to, columns) in [(8, 5), (7, 6), (9, 4)] {
@@ -138,7 +138,7 @@ fn under_complete_rules_every_position_judged_lost_is_lost() {
                 let survey = state.survey();
                 if survey.stuck || state.is_blocked_for_good() {
                     looked += 1;
-                    if let Some(won) = winnable_by_every_move(state, JUDGED_CAP) {
+                    if let Some(won) = winnable_by_every_move(state, CONFIRM_CAP) {
                         assert!(!won, "judged lost, but won:\n{state}");
                         judged_lost += 1;
                     }

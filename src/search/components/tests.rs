@@ -403,13 +403,14 @@ fn moves_out_are_the_listed_ones(rule: Rule) {
     const LISTED_AT_MOST: u128 = 5_000;
     let (mut compared, mut larger) = (0, 0);
     let mut compare = |position: &State| {
-        if Class::of(position).size > LISTED_AT_MOST {
+        let size = Class::of(position).size;
+        if size > LISTED_AT_MOST {
             return;
         }
         let agree = moves_out_agree(position).expect("no budget to run out of");
         assert!(agree, "moves out differ from the listing:\n{position}");
         compared += 1;
-        larger += usize::from(Class::of(position).size > 1);
+        larger += usize::from(size > 1);
     };
     for game in small_games(rule).into_iter().take(30) {
         let Some(all) = reachable(&game) else {
