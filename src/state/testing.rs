@@ -165,8 +165,13 @@ fn winnable_by(
 
 /// A small position of a game by `rules`: the cards above rank `up_to`
 /// shuffled by `rng`, the first `in_registers` of them in registers, the
-/// rest dealt into `columns` columns; the lower cards on the foundation;
-/// nothing played by itself yet.
+/// rest dealt into `columns` columns, `ceil(cards / columns)` to each in
+/// turn (the last may hold fewer); the lower cards on the foundation;
+/// nothing played by itself yet. No column may be left empty: in a game
+/// whose empty columns take nothing it would be a smaller game than its
+/// size says (20 cards in 6 columns of 4 are 5 columns).
+///
+/// Panics if one would be.
 pub(super) fn small(
     rules: &'static Rules,
     up_to: u8,
@@ -181,6 +186,11 @@ pub(super) fn small(
     let mut deal = Deal::new(GameId { rules, seed: 1 });
     deal.registers = cards.drain(..in_registers).collect();
     let per = cards.len().div_ceil(columns);
+    assert!(
+        (columns - 1) * per < cards.len(),
+        "{} cards in columns of {per} leave one of {columns} empty",
+        cards.len()
+    );
     for (i, column) in deal.columns.iter_mut().enumerate() {
         let take = if i < columns { per } else { 0 };
         *column = cards.iter().skip(i * per).take(take).copied().collect();
@@ -298,6 +308,12 @@ pub(super) fn winnable_by_every_move(state: &State, cap: usize) -> Option<bool> 
 /// 10 000 the plain searches of one test's walks take 6 s and decide 528
 /// of its 674 positions; at 50 000, 22 s and 575.
 pub(super) const JUDGED_CAP: usize = 10_000;
+
+/// The sizes of [`judged_small_games`] (ranks up to, columns): 20 cards
+/// in 5 columns of 4, 24 in 6, 28 in 7, the first two twice (new
+/// shuffles). Columns of 3 and 4 cards make far larger games: with 20
+/// cards in 6 columns, 24 in 7 and 28 in 8 the tests took twice as long.
+pub(super) const SMALL_SIZES: [(u8, usize); 5] = [(8, 5), (8, 5), (7, 6), (7, 6), (6, 7)];
 
 /// Small games of Baker's Dozen (`games` of each size in `sizes`: ranks
 /// up to, columns), and positions along walks of `steps` from them, under

@@ -81,7 +81,7 @@ fn safe_moves_keep_the_verdict_of_a_search_without_automatic_moves() {
         (variant("fc", 2), 7, 5, 2),
         (variant("bd", 1), 8, 5, 1),
         (variant("bd", 0), 8, 5, 0),
-        (variant("mo", 0), 8, 6, 0),
+        (variant("mo", 0), 8, 5, 0),
         (variant("st", 1), 8, 5, 1),
     ];
     for (rules, up_to, columns, in_registers) in cases {

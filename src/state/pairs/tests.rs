@@ -6,7 +6,7 @@
 
 use super::super::automatic::Automatic;
 use super::super::testing::{
-    complete, every_legal_move, judged_small_games, walk, walk_from, winnable, with,
+    SMALL_SIZES, complete, every_legal_move, judged_small_games, walk, walk_from, winnable, with,
 };
 use super::*;
 use crate::deal::test_deal;
@@ -77,8 +77,7 @@ fn every_position_the_pairs_call_lost_is_lost() {
     let mut rng = 0x9A1E_5EED_0000_0002_u64;
     let mut pairs = Pairs::default();
     let (mut judged, mut beyond_closure, mut won) = (0, 0, 0);
-    let sizes = [(8, 5), (8, 6), (7, 6), (7, 7), (6, 8)];
-    judged_small_games(&mut rng, &sizes, 12, 6, |state, plain| {
+    judged_small_games(&mut rng, &SMALL_SIZES, 12, 6, |state, plain| {
         let lost = pairs.is_lost(state);
         match plain {
             Some(true) => {

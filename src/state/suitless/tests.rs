@@ -6,7 +6,8 @@
 
 use super::super::automatic::Automatic;
 use super::super::testing::{
-    JUDGED_CAP, complete, every_legal_move, judged_small_games, judged_small_walks, walk, walk_from,
+    JUDGED_CAP, SMALL_SIZES, complete, every_legal_move, judged_small_games, judged_small_walks,
+    walk, walk_from,
 };
 use super::*;
 use crate::deal::test_deal;
@@ -128,8 +129,7 @@ fn every_move_of_bakers_dozen_is_a_move_of_the_suitless_game() {
 fn every_position_the_suitless_game_calls_lost_is_lost() {
     let mut rng = 0x5017_1E55_0000_0002_u64;
     let (mut judged, mut won) = (0, 0);
-    let sizes = [(8, 5), (8, 6), (7, 6), (7, 7), (6, 8)];
-    judged_small_games(&mut rng, &sizes, 8, 6, |state, plain| {
+    judged_small_games(&mut rng, &SMALL_SIZES, 8, 6, |state, plain| {
         let lost = suitless(state, 50_000, || false).is_lost();
         match plain {
             Some(true) => {
@@ -194,8 +194,7 @@ fn cards_back_in_bursts_prove_what_cards_back_one_at_a_time_prove() {
     };
     let mut rng = 0x5017_1E55_0000_0005_u64;
     let (mut lost, mut only_bursts, mut won) = (0, 0, 0);
-    let sizes = [(8, 5), (8, 6), (7, 6), (7, 7), (6, 8)];
-    judged_small_games(&mut rng, &sizes, 8, 6, |state, plain| {
+    judged_small_games(&mut rng, &SMALL_SIZES, 8, 6, |state, plain| {
         if !state.returns() {
             return;
         }
@@ -236,32 +235,38 @@ fn what_the_memo_calls_lost_is_lost() {
     let mut rng = 0x5017_1E55_0000_0003_u64;
     let (mut judged, mut won, mut known) = (0, 0, 0);
     let mut memo: Option<(State, Memo)> = None;
-    let sizes = [(8, 5), (8, 6), (7, 6), (7, 7), (6, 8)];
-    judged_small_walks(&mut rng, &sizes, 8, 6, JUDGED_CAP, |root, state, plain| {
-        // A new walk: its start differs, or only in its rules (which
-        // equality of positions does not see).
-        let same =
-            |r: &State| r == root && (r.automatic, r.returns) == (root.automatic, root.returns);
-        if !memo.as_ref().is_some_and(|(r, _)| same(r)) {
-            memo = Some((root.clone(), Memo::new(root).expect("Baker's Dozen")));
-        }
-        let memo = &mut memo.as_mut().expect("made above").1;
-        let was_known = memo.known_lost(state);
-        let lost = memo.search(state, 50_000, || false).is_lost();
-        assert!(!was_known || lost, "known lost, then not:\n{state}");
-        if suitless(state, 50_000, || false).is_lost() {
-            assert!(lost, "lost alone, not with the memo:\n{state}");
-        }
-        known += usize::from(was_known);
-        match plain {
-            Some(true) => {
-                assert!(!lost, "won, yet lost with the memo:\n{state}");
-                won += 1;
+    judged_small_walks(
+        &mut rng,
+        &SMALL_SIZES,
+        8,
+        6,
+        JUDGED_CAP,
+        |root, state, plain| {
+            // A new walk: its start differs, or only in its rules (which
+            // equality of positions does not see).
+            let same =
+                |r: &State| r == root && (r.automatic, r.returns) == (root.automatic, root.returns);
+            if !memo.as_ref().is_some_and(|(r, _)| same(r)) {
+                memo = Some((root.clone(), Memo::new(root).expect("Baker's Dozen")));
             }
-            Some(false) if lost => judged += 1,
-            _ => {}
-        }
-    });
+            let memo = &mut memo.as_mut().expect("made above").1;
+            let was_known = memo.known_lost(state);
+            let lost = memo.search(state, 50_000, || false).is_lost();
+            assert!(!was_known || lost, "known lost, then not:\n{state}");
+            if suitless(state, 50_000, || false).is_lost() {
+                assert!(lost, "lost alone, not with the memo:\n{state}");
+            }
+            known += usize::from(was_known);
+            match plain {
+                Some(true) => {
+                    assert!(!lost, "won, yet lost with the memo:\n{state}");
+                    won += 1;
+                }
+                Some(false) if lost => judged += 1,
+                _ => {}
+            }
+        },
+    );
     assert!(
         won >= 50 && judged >= 100 && known >= 20,
         "{won} won, {judged} lost with the memo, {known} known before"
@@ -312,8 +317,7 @@ fn the_search_in_layers_finds_what_the_plain_search_finds() {
     // Lost and open games counted, under forced and free rules, and
     // under complete ones.
     let (mut plain_rules, mut complete) = ((0, 0), (0, 0));
-    let sizes = [(8, 5), (8, 6), (7, 6), (7, 7), (6, 8)];
-    judged_small_games(&mut rng, &sizes, 8, 6, |state, plain| {
+    judged_small_games(&mut rng, &SMALL_SIZES, 8, 6, |state, plain| {
         let whole = suitless(state, usize::MAX, || false);
         for threads in [1, 2] {
             let layered = in_layers_with(state, threads);

@@ -17,7 +17,7 @@ fn every_position_the_triples_call_lost_is_lost() {
     let mut rng = 0x7219_1E5E_ED00_0001_u64;
     let mut triples = Triples::default();
     let (mut judged, mut won) = (0, 0);
-    let sizes = [(9, 6), (9, 7), (10, 7), (10, 8), (8, 6), (8, 5)];
+    let sizes = [(9, 6), (9, 6), (10, 6), (10, 6), (8, 5), (8, 5)];
     judged_small_games(&mut rng, &sizes, 10, 8, |state, plain| {
         let lost = triples.is_lost(state);
         match plain {

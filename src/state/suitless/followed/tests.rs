@@ -6,7 +6,7 @@
 //! cards drawn at random.
 
 use super::super::super::testing::{
-    JUDGED_CAP, judged_small_games, judged_small_walks, walk, walk_from,
+    JUDGED_CAP, SMALL_SIZES, judged_small_games, judged_small_walks, walk, walk_from,
 };
 use super::super::{LAYER_EVERY, LEAN_FROM, Layer, LayerLimits};
 use super::*;
@@ -128,9 +128,8 @@ fn every_position_the_game_following_cards_calls_lost_is_lost() {
     let mut rng = 0x0E5_0171_0000_0002_u64;
     let mut draw = 0x0E5_0171_0000_0003_u64;
     let (mut judged, mut won, mut more, mut open) = (0, 0, 0, 0);
-    let sizes = [(8, 5), (8, 6), (7, 6), (7, 7), (6, 8)];
     let cap = 5 * JUDGED_CAP;
-    judged_small_walks(&mut rng, &sizes, 8, 6, cap, |_, state, plain| {
+    judged_small_walks(&mut rng, &SMALL_SIZES, 8, 6, cap, |_, state, plain| {
         if plain.is_none() {
             return;
         }
@@ -236,8 +235,7 @@ fn the_game_following_cards_in_layers_finds_what_it_finds_best_first() {
         lean_from: if threads == 2 { 0 } else { LEAN_FROM },
     };
     let (mut lost, mut won, mut resumed) = (0, 0, 0);
-    let sizes = [(8, 5), (8, 6), (7, 6), (7, 7), (6, 8)];
-    judged_small_games(&mut rng, &sizes, 3, 3, |state, _| {
+    judged_small_games(&mut rng, &SMALL_SIZES, 3, 3, |state, _| {
         let followed = followed_set(lost + won, &mut draw);
         let best_first = suitless_followed(state, followed, usize::MAX, || false);
         for threads in [1, 2] {
