@@ -191,11 +191,14 @@ pub struct Layer {
     /// Whether it is searched whole; if not, it is under way and its
     /// figures are those so far.
     pub done: bool,
-    /// Positions searched in it (in the cells done, while under way).
+    /// Positions searched in it (in the cells done, while under way),
+    /// since this search began: resumed inside the layer, those of the
+    /// cells done before the save are not in it, but in `total`.
     pub positions: usize,
-    /// Its cells.
+    /// Its cells (resumed inside the layer: those left at the save).
     pub cells: usize,
-    /// Positions searched in it and every layer before it.
+    /// Positions searched in it and every layer before it, before a
+    /// resume too.
     pub total: usize,
     /// Positions searched so far in its cells under way breadth-first
     /// ([`Limits::lean_from`]): a cell can take an hour, and until it
