@@ -76,23 +76,28 @@ fn files_in(dir: &Path) -> usize {
 /// Every deal the usual search decides within `SMALL` positions gets the
 /// same verdict from the layers (where no layer is larger), a solution
 /// that replays as won, and leaves no file behind. Both verdicts are met
-/// in each game.
+/// in each game. Chosen from the first twelve of each, which took 26 s:
+/// the Seahaven deals the layers decide (a won one takes them 0.1 to
+/// 2 s; st.2, 5, 6 and 8 to 11 outgrow their limits), FreeCell's first
+/// won with one cell (fc.9) and the lost ones before it.
 #[test]
 fn the_layers_decide_as_the_usual_search_does() {
     let cases: Vec<(Deal, &str)> = [
-        ("mo", Foundation::Forced, 1..=12),
-        ("mo", Foundation::Free, 1..=8),
-        ("st", Foundation::Forced, 1..=12),
+        ("mo", Foundation::Forced, (1..=12).collect::<Vec<u32>>()),
+        ("mo", Foundation::Free, (1..=8).collect()),
+        ("st", Foundation::Forced, vec![1, 3, 4, 12]),
     ]
     .into_iter()
     .flat_map(|(game, foundation, seeds)| {
-        seeds.map(move |seed| (test_deal(game, seed).with_foundation(foundation), game))
+        seeds
+            .into_iter()
+            .map(move |seed| (test_deal(game, seed).with_foundation(foundation), game))
     })
     // Baker's Dozen's spaces are far larger: only deals lost from the
     // start are small enough.
     .chain([218, 870, 3118].map(|seed| (test_deal("bd", seed), "bd")))
     .chain([0, 1].into_iter().flat_map(|cells| {
-        (1..=12).map(move |seed| {
+        [1, 2, 3, 4, 5, 6, 7, 9].map(move |seed| {
             let rules = freecell_with(cells);
             (Deal::new(GameId { rules, seed }), "fc")
         })
@@ -188,11 +193,14 @@ fn the_layers_start_only_where_the_usual_search_gives_up() {
 /// Layers split into many passes (their files into part files by the
 /// hash of the cells, passes that outgrow the limit undone and split
 /// again) reach the verdict of one pass a layer, and a solution found in
-/// them is rebuilt through the cells and replays.
+/// them is rebuilt through the cells and replays. Four of the five
+/// deals of st.1 to 12 and st.35 that took part when all thirteen were
+/// searched here (29 s): the test's own limits leave out st.2, 5, 6 and
+/// 8 to 12.
 #[test]
 fn layers_searched_in_many_passes_decide_as_in_one() {
     let (mut solved, mut lost) = (0, 0);
-    for seed in (1..=12).chain([35]) {
+    for seed in [1, 3, 4, 35] {
         let deal = test_deal("st", seed);
         let one = tempfile::tempdir().unwrap();
         let whole = in_layers(&deal, one.path(), SMALL_DISK);

@@ -40,14 +40,15 @@ fn every_position_the_triples_call_lost_is_lost() {
 /// plain search decides are lost (none won; many are too large to
 /// decide in a test); and bd.5837, one of the deals no search has
 /// decided (issue 29's), passes the pair test and is lost by triples
-/// from the start, where a won deal is not.
+/// from the start, where a won deal is not. (bd.7927 was walked too,
+/// after bd.43311: 6 s of plain searches, no position confirmed.)
 #[test]
 fn the_triples_on_real_deals() {
     let mut triples = Triples::default();
     let mut pairs = Pairs::default();
     let mut rng = 0x7219_1E5E_ED00_0003_u64;
     let mut confirmed = 0;
-    for seed in [1584, 1865, 12480, 14274, 43311, 7927, 34026] {
+    for seed in [1584, 1865, 12480, 14274, 43311, 34026] {
         walk("bd", seed, 60, &mut rng, |state| {
             if !state.is_blocked_for_good() && !pairs.is_lost(state) && triples.is_lost(state) {
                 match winnable(state, 1_000_000) {
