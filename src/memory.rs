@@ -28,6 +28,63 @@ pub fn return_freed_memory() {
     }
 }
 
+/// The stack a thread gets from `std::thread::Builder` unless told.
+pub const THREAD_STACK: usize = 2 << 20;
+
+/// Starts a scoped thread with `stack` bytes of stack, only where the
+/// address space has room for the whole thread.
+///
+/// Why: a stack the system refuses is an error `spawn` returns, and every
+/// caller goes on without that thread; but the standard library also maps
+/// an alternate signal stack as the new thread starts, before its closure
+/// runs, and when that mapping fails it panics there and the process
+/// aborts ("failed to allocate an alternative stack", under `ulimit -v`
+/// in `tests/hostile/memory.rs`, two threads with a few megabytes left).
+/// So the stack and a margin for the signal stack are mapped first (no
+/// access, so nothing is touched: a cgroup counts no memory for it) and
+/// released at once; without that room the thread is not started, an
+/// error of kind `OutOfMemory`, as for a refused stack. Another thread
+/// that allocates at that very instant can still take the room between;
+/// the margin is twenty times the signal stack (12 kB here: 8 kB and a
+/// guard page).
+pub fn spawn_scoped<'scope, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    builder: std::thread::Builder,
+    stack: usize,
+    f: impl FnOnce() -> T + Send + 'scope,
+) -> std::io::Result<std::thread::ScopedJoinHandle<'scope, T>> {
+    const MARGIN: usize = 256 << 10;
+    if !room_for(stack + MARGIN) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::OutOfMemory,
+            "no room for a thread's stacks",
+        ));
+    }
+    builder.stack_size(stack).spawn_scoped(scope, f)
+}
+
+/// Whether `bytes` of address space can be mapped now (mapped with no
+/// access and unmapped again).
+fn room_for(bytes: usize) -> bool {
+    // SAFETY: a fresh private anonymous mapping, touched by no one and
+    // unmapped before return; `mmap` fails cleanly when there is no room.
+    unsafe {
+        let at = libc::mmap(
+            std::ptr::null_mut(),
+            bytes,
+            libc::PROT_NONE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        );
+        if at == libc::MAP_FAILED {
+            return false;
+        }
+        libc::munmap(at, bytes);
+    }
+    true
+}
+
 /// Asks the processor to start loading the cache line at `at`: a table
 /// probed at random waits on memory, and a look-up asked for early
 /// overlaps that wait with other work.

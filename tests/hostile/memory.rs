@@ -44,6 +44,35 @@ fn running_out_of_memory_is_echec_never_an_abort() {
     }
 }
 
+/// Two threads where the address space holds a thread's stack but not
+/// the signal stack the standard library maps as the thread starts: it
+/// panicked there, outside any closure of ours, and the process aborted
+/// (exit 134 at 1 876 kB over what showing a deal takes) or hung (at
+/// 1 884 kB). Every 8 kB from 1.5 to 2.5 MB (the signal stack and its
+/// guard take 12 kB, so none is stepped over): `ECHEC` out of memory each
+/// time (`memory::spawn_scoped` starts no thread without room for both).
+#[test]
+fn a_thread_without_room_for_its_signal_stack_is_not_started() {
+    let start = least_memory_to_start();
+    let dir = TempDir::new("oom-threads");
+    let out = dir.join("bd1797.sol");
+    for headroom_kb in (1536..=2560).step_by(8) {
+        let r = run_limited(
+            start + headroom_kb,
+            [
+                "bd.1797",
+                "-search",
+                arg(&out),
+                "--jobs",
+                "2",
+                "--no-rollouts",
+            ],
+        );
+        assert_eq!(r.verdict(), ("ECHEC", 1), "{headroom_kb} kB: {r:?}");
+        assert_empty(dir.path());
+    }
+}
+
 /// With the nested rollouts, the same tight memory: the search may win
 /// (the rollouts before the threads hold next to nothing, and the
 /// solution's shortening stops where its memory runs out instead of
