@@ -124,7 +124,7 @@ fn a_free_insoluble_is_a_proof_without_caveat() {
         ("bd.218", "lost from the start"),
         ("fc.19621", "every reachable position searched"),
     ] {
-        let forced = run([deal, "-search", path, "--no-rollouts"]);
+        let forced = run([deal, "-search", path]);
         assert_eq!(forced.verdict(), ("INSOLUBLE", 2), "{deal}");
         assert!(forced.reason().contains("with forced foundation moves"));
         let free = run([deal, "-search", path, "--foundation", "free"]);
