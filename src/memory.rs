@@ -29,10 +29,19 @@ pub fn return_freed_memory() {
 }
 
 /// The stack a thread gets from `std::thread::Builder` unless told.
-pub const THREAD_STACK: usize = 2 << 20;
+const THREAD_STACK: usize = 2 << 20;
 
-/// Starts a scoped thread with `stack` bytes of stack, only where the
-/// address space has room for the whole thread.
+/// [`spawn_scoped_with`] an unnamed thread of the usual stack: the
+/// searches' threads.
+pub fn spawn_scoped<'scope, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    f: impl FnOnce() -> T + Send + 'scope,
+) -> std::io::Result<std::thread::ScopedJoinHandle<'scope, T>> {
+    spawn_scoped_with(scope, std::thread::Builder::new(), THREAD_STACK, f)
+}
+
+/// Starts a scoped thread from `builder` with `stack` bytes of stack,
+/// only where the address space has room for the whole thread.
 ///
 /// Why: a stack the system refuses is an error `spawn` returns, and every
 /// caller goes on without that thread; but the standard library also maps
@@ -47,7 +56,7 @@ pub const THREAD_STACK: usize = 2 << 20;
 /// that allocates at that very instant can still take the room between;
 /// the margin is twenty times the signal stack (12 kB here: 8 kB and a
 /// guard page).
-pub fn spawn_scoped<'scope, T: Send + 'scope>(
+pub fn spawn_scoped_with<'scope, T: Send + 'scope>(
     scope: &'scope std::thread::Scope<'scope, '_>,
     builder: std::thread::Builder,
     stack: usize,

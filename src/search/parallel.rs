@@ -74,11 +74,7 @@ pub(super) fn run<'p>(
         let mut started = 0;
         for worker in 0..limits.jobs {
             let (shared, decided) = (&shared, decided.clone());
-            let thread = std::thread::Builder::new();
-            started +=
-                crate::memory::spawn_scoped(scope, thread, crate::memory::THREAD_STACK, move || {
-                    shared.work(worker, decided)
-                })
+            started += crate::memory::spawn_scoped(scope, move || shared.work(worker, decided))
                 .is_ok() as usize;
         }
         drop(decided);

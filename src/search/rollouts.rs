@@ -181,13 +181,9 @@ fn find_win(
         let others: Vec<_> = (1..jobs.max(1) as u64)
             .filter_map(|thread| {
                 let shared = &shared;
-                let builder = std::thread::Builder::new();
-                crate::memory::spawn_scoped(
-                    scope,
-                    builder,
-                    crate::memory::THREAD_STACK,
-                    move || Walker::new(shared, seed, thread)?.search(root, None),
-                )
+                crate::memory::spawn_scoped(scope, move || {
+                    Walker::new(shared, seed, thread)?.search(root, None)
+                })
                 .ok()
             })
             .collect();

@@ -257,7 +257,8 @@ fn drive(work: &Work, table: &mut Table, results: &mut Results) -> (Option<Stop>
             }
             let tx = tx.clone();
             let builder = std::thread::Builder::new().name("survey".into());
-            let spawned = memory::spawn_scoped(scope, builder, WORKER_STACK, move || work.run(tx));
+            let spawned =
+                memory::spawn_scoped_with(scope, builder, WORKER_STACK, move || work.run(tx));
             if let Err(e) = spawned {
                 stop = Some(Stop::Failed(format!("cannot start a worker thread: {e}")));
                 work.stop.store(true, Relaxed);

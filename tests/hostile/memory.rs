@@ -50,7 +50,7 @@ fn running_out_of_memory_is_echec_never_an_abort() {
 /// (exit 134 at 1 876 kB over what showing a deal takes) or hung (at
 /// 1 884 kB). Every 8 kB from 1.5 to 2.5 MB (the signal stack and its
 /// guard take 12 kB, so none is stepped over): `ECHEC` out of memory each
-/// time (`memory::spawn_scoped` starts no thread without room for both).
+/// time (`memory::spawn_scoped_with` starts no thread without room for both).
 #[test]
 fn a_thread_without_room_for_its_signal_stack_is_not_started() {
     let start = least_memory_to_start();

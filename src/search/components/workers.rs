@@ -64,13 +64,8 @@ pub fn search(
         std::thread::scope(|scope| {
             for thread in 1..shared.jobs {
                 let shared = &shared;
-                let builder = std::thread::Builder::new();
-                let spawned = crate::memory::spawn_scoped(
-                    scope,
-                    builder,
-                    crate::memory::THREAD_STACK,
-                    move || work(shared, thread, None, None),
-                );
+                let spawned =
+                    crate::memory::spawn_scoped(scope, move || work(shared, thread, None, None));
                 if spawned.is_err() {
                     shared.never_started();
                 }

@@ -500,16 +500,10 @@ pub(super) fn search_game<G: Layered>(
             let mut spawned = false;
             for slot in 0..limits.threads.max(1) {
                 let (searching, search, layer) = (searching.clone(), &search, &layer);
-                let builder = std::thread::Builder::new();
-                let thread = crate::memory::spawn_scoped(
-                    scope,
-                    builder,
-                    crate::memory::THREAD_STACK,
-                    move || {
-                        let _searching = searching;
-                        search.cells(layer, slot);
-                    },
-                );
+                let thread = crate::memory::spawn_scoped(scope, move || {
+                    let _searching = searching;
+                    search.cells(layer, slot);
+                });
                 match thread {
                     Ok(_) => spawned = true,
                     Err(_) => break,
