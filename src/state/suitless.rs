@@ -97,7 +97,11 @@
 //!
 //! [`Rules::only_onto_higher`]: crate::rules::Rules::only_onto_higher
 
+use std::mem::offset_of;
+
 use rustc_hash::FxHashSet;
+
+use halves::Halves;
 
 use super::automatic::Automatic;
 use super::{FLOOR, State};
@@ -118,16 +122,67 @@ type Packed = u128;
 /// Aligned to 16 bytes, so 32 in all: its 30 bytes were copied as two
 /// overlapping 16-byte moves, and a copy read back across the overlap
 /// waited on the store before it (a profile of bd.24648 put a tenth of
-/// the search's time there); two aligned halves do not.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-#[repr(align(16))]
+/// the search's time there); two aligned halves do not. Its bytes are
+/// changed a half at a time for the same reason (`halves.rs`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(C, align(16))]
 struct Position {
     fixed: [u8; COLUMNS],
     run: [u8; COLUMNS],
     up: [u8; SUITS],
+    /// Always zero: the two bytes that make the halves whole.
+    unused: [u8; 2],
+}
+
+// SAFETY: `repr(C)`, aligned to 16, 32 bytes of `u8` arrays.
+unsafe impl Halves for Position {}
+const _: () = assert!(size_of::<Position>() == 2 * COLUMNS + SUITS + 2);
+
+/// Without [`Position::unused`]: a checkpoint names its game by the
+/// start position written so (`checkpoint.rs`), as it was before.
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Position")
+            .field("fixed", &self.fixed)
+            .field("run", &self.run)
+            .field("up", &self.up)
+            .finish()
+    }
 }
 
 impl Position {
+    /// No column, `up` the foundation.
+    fn with_foundation(up: [u8; SUITS]) -> Position {
+        Position {
+            fixed: [0; COLUMNS],
+            run: [0; COLUMNS],
+            up,
+            unused: [0; 2],
+        }
+    }
+
+    /// Column `i`'s run plus `by` (wrapping: `u8::MAX` takes one away).
+    #[inline(always)]
+    fn add_run(&mut self, i: usize, by: u8) {
+        debug_assert!(i < COLUMNS);
+        halves::add_byte(self, offset_of!(Position, run) + i, by);
+    }
+
+    /// Suit `s`'s foundation plus `by`, as [`Position::add_run`].
+    #[inline(always)]
+    fn add_up(&mut self, s: usize, by: u8) {
+        debug_assert!(s < SUITS);
+        halves::add_byte(self, offset_of!(Position, up) + s, by);
+    }
+
+    /// Column `i` with `fixed` fixed cards and a run of `run`.
+    #[inline(always)]
+    fn set_column(&mut self, i: usize, fixed: u8, run: u8) {
+        debug_assert!(i < COLUMNS);
+        halves::set_byte(self, offset_of!(Position, fixed) + i, fixed);
+        halves::set_byte(self, offset_of!(Position, run) + i, run);
+    }
+
     /// Every card up: the suitless game won.
     fn won(&self) -> bool {
         self.up.iter().all(|&h| h == KING)
@@ -282,11 +337,7 @@ impl Game {
     /// The suitless position of `state`, a position reached from the one
     /// this game is of.
     fn image(&self, state: &State) -> Position {
-        let mut image = Position {
-            fixed: [0; COLUMNS],
-            run: [0; COLUMNS],
-            up: state.foundation(),
-        };
+        let mut image = Position::with_foundation(state.foundation());
         for (i, &bottom) in self.bottoms.iter().enumerate() {
             if state.below(bottom) != FLOOR {
                 continue;
@@ -314,11 +365,7 @@ impl Game {
     }
 
     fn unpack(&self, mut packed: Packed) -> Position {
-        let mut p = Position {
-            fixed: [0; COLUMNS],
-            run: [0; COLUMNS],
-            up: [0; SUITS],
-        };
+        let mut p = Position::with_foundation([0; SUITS]);
         for s in (0..SUITS).rev() {
             p.up[s] = (packed & 0xF) as u8;
             packed >>= 4;
@@ -371,8 +418,7 @@ impl Game {
         let left = self.lower[i][n] as usize;
         // Its fixed cards from the `left` first on leave the fixed ones.
         *fixed &= !(self.held[i][n + 1] ^ self.held[i][left]);
-        p.fixed[i] = left as u8;
-        p.run[i] = (n - left) as u8;
+        p.set_column(i, left as u8, (n - left) as u8);
     }
 
     /// The fixed cards of `p`, a bit per card.
@@ -409,9 +455,7 @@ impl Game {
                 self.onto_hosts(p, fixed_cards, next, i, hosts, &mut emit);
             }
         }
-        self.cards_back(p, fixed_cards, &topped, &mut |child, fixed| {
-            emit(child, fixed, false)
-        });
+        self.cards_back(p, fixed_cards, &topped, &mut emit);
         // Up.
         for (i, top) in tops.iter().enumerate().take(columns) {
             let (Some(top), Some(fixed_top)) = (*top, self.fixed_top(p, i)) else {
@@ -475,20 +519,6 @@ trait Moves {
     /// `lifted` ([`Moves::lifted`]) with the card held, `known` if it
     /// is, put onto column `j`.
     fn put_onto(&self, lifted: Self::Position, known: Option<Card>, j: usize) -> Self::Position;
-
-    /// `p` with column `i`'s top card moved onto column `j`, and its
-    /// fixed cards (`fixed_cards` those of `p`).
-    #[inline(always)]
-    fn top_onto(
-        &self,
-        p: &Self::Position,
-        fixed_cards: u64,
-        i: usize,
-        j: usize,
-    ) -> (Self::Position, u64) {
-        let (lifted, fixed, known) = self.lifted(p, fixed_cards, i);
-        (self.put_onto(lifted, known, j), fixed)
-    }
 
     /// Calls `emit` with each position column `i`'s top card moved onto
     /// one of `hosts` (a bit per column) leads to, with its fixed cards
@@ -554,13 +584,15 @@ trait Moves {
     /// Calls `f` with each position a card back from the foundation
     /// leads to, under complete rules: each end of the burst it starts
     /// ([`Moves::burst_ends`]), or the card alone where bursts are off
-    /// (the tests' comparison); `topped` as [`Game::tops`] gives it.
+    /// (the tests' comparison); `topped` as [`Game::tops`] gives it. With
+    /// each, as [`Moves::onto_hosts`], its fixed cards and whether it is
+    /// settled already; `p` is settled.
     fn cards_back(
         &self,
         p: &Self::Position,
         fixed_cards: u64,
         topped: &[u16; KING as usize + 2],
-        f: &mut impl FnMut(Self::Position, u64),
+        f: &mut impl FnMut(Self::Position, u64, bool),
     ) {
         let game = self.game();
         if !game.returns {
@@ -582,7 +614,7 @@ trait Moves {
                     };
                     self.burst_ends(&child, last, fixed_cards, topped, f);
                 } else {
-                    f(child, fixed_cards);
+                    f(child, fixed_cards, false);
                 }
             }
         }
@@ -595,13 +627,29 @@ trait Moves {
     /// where they cover them); or the burst going on, a foundation's top
     /// brought onto that card, or the card beneath it on its pile brought
     /// onto another column's top.
+    ///
+    /// Each end is settled already, as a move onto a host
+    /// ([`Moves::onto_hosts`]), when the card left on top of the column
+    /// the last card came from does not go up. Why: the burst began from
+    /// a settled position and only lowered foundations, so it plays up
+    /// no card that did not go up before, but for the next card of a
+    /// suit whose pile it lowered, and that card is the lowest card of
+    /// its suit to have come back, covered: by the card that ended the
+    /// burst, or by a foundation's top brought onto it (the card beneath
+    /// it on its own pile would be lower). The rule that plays cards up
+    /// (`Automatic::plays_up`) is kept by no card whose foundation fell,
+    /// and each card back is one more card that has moved, so no column's
+    /// top is known that was not; the card moved onto the last card back
+    /// is the one from a column top the settled position did not play
+    /// up. The walks' test (`every_child_is_settled`) settles every
+    /// child again and asserts that nothing moves.
     fn burst_ends(
         &self,
         p: &Self::Position,
         last: LastBack,
         fixed_cards: u64,
         topped: &[u16; KING as usize + 2],
-        f: &mut impl FnMut(Self::Position, u64),
+        f: &mut impl FnMut(Self::Position, u64, bool),
     ) {
         let LastBack {
             column: j,
@@ -612,9 +660,11 @@ trait Moves {
         if rank < 2 {
             return;
         }
+        let next_up = next_ranks(Self::suitless(p));
         for i in columns_in(topped[rank as usize - 1] & !covered) {
-            let (child, fixed) = self.top_onto(p, fixed_cards, i, j);
-            f(child, fixed);
+            let (lifted, fixed, known) = self.lifted(p, fixed_cards, i);
+            let settled = self.goes_up_from(&lifted, fixed, next_up, i).is_none();
+            f(self.put_onto(lifted, known, j), fixed, settled);
         }
         for s in 0..SUITS {
             if Self::suitless(p).up[s] == rank - 1 {
@@ -684,11 +734,11 @@ impl Moves for Game {
     }
 
     fn up(&self, p: &mut Position, i: usize, card: Card, fixed: &mut u64) {
-        p.up[suit(card) as usize] += 1;
+        p.add_up(suit(card) as usize, 1);
         if p.run[i] == 0 {
             self.take_fixed_top(p, i, fixed);
         } else {
-            p.run[i] -= 1;
+            p.add_run(i, u8::MAX);
         }
     }
 
@@ -696,7 +746,7 @@ impl Moves for Game {
     fn lifted(&self, p: &Position, fixed_cards: u64, i: usize) -> (Position, u64, Option<Card>) {
         let (mut lifted, mut fixed) = (*p, fixed_cards);
         if p.run[i] > 0 {
-            lifted.run[i] -= 1;
+            lifted.add_run(i, u8::MAX);
         } else {
             self.take_fixed_top(&mut lifted, i, &mut fixed);
         }
@@ -705,14 +755,14 @@ impl Moves for Game {
 
     #[inline(always)]
     fn put_onto(&self, mut lifted: Position, _: Option<Card>, j: usize) -> Position {
-        lifted.run[j] += 1;
+        lifted.add_run(j, 1);
         lifted
     }
 
     fn card_back(&self, p: &Position, s: usize, j: usize) -> Position {
         let mut child = *p;
-        child.up[s] -= 1;
-        child.run[j] += 1;
+        child.add_up(s, u8::MAX);
+        child.add_run(j, 1);
         child
     }
 }
@@ -969,6 +1019,7 @@ const CELL_BITS: u32 = 56;
 mod cell_set;
 mod checkpoint;
 mod followed;
+mod halves;
 mod layers;
 mod pile;
 mod spill;

@@ -521,3 +521,32 @@ impl<T: Write> Write for Summed<T> {
         self.inner.flush()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deal::test_deal;
+
+    /// A checkpoint names its game as the builds before did: this is the
+    /// name BakersDozen.191326999's clubs-followed game under complete
+    /// rules wrote into its checkpoint (the build of `0ed2af7`), whose
+    /// run of hours must resume with later builds. (A field added to
+    /// `Position` once changed the name, and the next build refused it.)
+    #[test]
+    fn a_games_name_is_the_one_earlier_builds_wrote() {
+        let deal = test_deal("BakersDozen", 191_326_999);
+        let state = State::new(&deal.with_foundation(crate::foundation::Foundation::Xpat2));
+        let (game, start) = Game::of(&state).expect("Baker's Dozen");
+        let clubs = crate::cards::SUIT_CARDS;
+        let written = "columns 13 bottoms [4, 7, 11, 12, 14, 30, 36, 38, 39, 48, 49, 50, 51] \
+            fixed [[4, 1, 29, 5, 0, 0, 0], [7, 32, 0, 0, 0, 0, 0], [11, 21, 33, 0, 0, 0, 0], \
+            [12, 34, 15, 18, 0, 0, 0], [14, 8, 28, 6, 0, 0, 0], [30, 37, 44, 47, 0, 0, 0], \
+            [36, 19, 20, 35, 0, 0, 0], [38, 45, 13, 40, 0, 0, 0], [39, 23, 3, 22, 0, 0, 0], \
+            [48, 9, 25, 43, 0, 0, 0], [49, 2, 46, 0, 0, 0, 0], [50, 10, 26, 17, 0, 0, 0], \
+            [51, 41, 27, 16, 0, 0, 0]] automatic ReturnSafe returns true \
+            start Position { fixed: [4, 2, 3, 4, 4, 4, 4, 4, 4, 4, 3, 4, 4], \
+            run: [0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0], up: [1, 0, 0, 0] } \
+            followed 0x1111111111111";
+        assert_eq!(fingerprint(&game, &start, clubs), written);
+    }
+}

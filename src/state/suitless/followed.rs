@@ -51,8 +51,11 @@
 //! exactly, and a column's top put onto the last card back carries its
 //! followed card along, as any move onto a host does.
 
+use std::mem::offset_of;
+
 use rustc_hash::FxHashSet;
 
+use super::halves::{self, Halves};
 use super::layers::{Keys, Layered};
 use super::{
     BestFirst, COLUMNS, Game, Moves, Packed, Position, Suitless, columns_in, next_ranks, search,
@@ -72,11 +75,18 @@ const UNFOLLOWED: u8 = u8::MAX;
 
 /// A position of the game: the suitless position, and per followed card
 /// the column whose run holds it ([`NOWHERE`] when it is fixed or up).
+/// Its bytes are changed a half at a time (`halves.rs`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(C)]
 pub(super) struct Followed {
     p: Position,
     at: [u8; MOST_FOLLOWED],
 }
+
+// SAFETY: `repr(C)`: a `Position` (itself `Halves`), then 16 bytes, the
+// whole aligned to 16 by the `Position`.
+unsafe impl Halves for Followed {}
+const _: () = assert!(size_of::<Followed>() == size_of::<Position>() + MOST_FOLLOWED);
 
 /// The suitless game of a deal with some cards followed.
 pub(super) struct Following {
@@ -190,7 +200,8 @@ impl Following {
     fn place(&self, f: &mut Followed, card: Card, column: u8) {
         let place = self.index[card as usize];
         if place != UNFOLLOWED {
-            f.at[place as usize] = column;
+            debug_assert!((place as usize) < MOST_FOLLOWED);
+            halves::set_byte(f, offset_of!(Followed, at) + place as usize, column);
         }
     }
 
@@ -224,8 +235,7 @@ impl Following {
             }
             emit(child);
         };
-        let mut settled = |child: Followed, fixed: u64| emit(child, fixed, false);
-        self.cards_back(f, fixed_cards, &topped, &mut settled);
+        self.cards_back(f, fixed_cards, &topped, &mut emit);
         for (i, top) in tops.iter().enumerate().take(game.columns) {
             let Some(r) = *top else { continue };
             let known = self.known_top(f, i);
@@ -308,11 +318,11 @@ impl Moves for Following {
     }
 
     fn up(&self, f: &mut Followed, i: usize, card: Card, fixed: &mut u64) {
-        f.p.up[suit(card) as usize] += 1;
+        f.p.add_up(suit(card) as usize, 1);
         if f.p.run[i] == 0 {
             self.take_fixed_top(f, i, fixed);
         } else {
-            f.p.run[i] -= 1;
+            f.p.add_run(i, u8::MAX);
         }
         self.place(f, card, NOWHERE);
     }
@@ -322,7 +332,7 @@ impl Moves for Following {
         let (mut lifted, mut fixed) = (*f, fixed_cards);
         let known = self.known_top(f, i);
         if f.p.run[i] > 0 {
-            lifted.p.run[i] -= 1;
+            lifted.p.add_run(i, u8::MAX);
         } else {
             self.take_fixed_top(&mut lifted, i, &mut fixed);
         }
@@ -334,7 +344,7 @@ impl Moves for Following {
         if let Some(card) = known {
             self.place(&mut lifted, card, j as u8);
         }
-        lifted.p.run[j] += 1;
+        lifted.p.add_run(j, 1);
         lifted
     }
 
@@ -342,8 +352,8 @@ impl Moves for Following {
     fn card_back(&self, f: &Followed, s: usize, j: usize) -> Followed {
         let mut child = *f;
         let card = card_of(f.p.up[s], s as u8);
-        child.p.up[s] -= 1;
-        child.p.run[j] += 1;
+        child.p.add_up(s, u8::MAX);
+        child.p.add_run(j, 1);
         self.place(&mut child, card, j as u8);
         child
     }

@@ -58,7 +58,7 @@ use super::cell_set::CellSet;
 use super::checkpoint::{self, Checkpoint, Saved};
 use super::pile::{Packer, Pile, Union};
 use super::spill::{self, Spilled};
-use super::{CELL_BITS, COLUMNS, Game, Moves, Position, Suitless};
+use super::{CELL_BITS, Game, Moves, Position, Suitless};
 use crate::cards::{CARDS, SUITS};
 use crate::lock::lock;
 use crate::state::State;
@@ -1249,11 +1249,7 @@ impl Keys {
     }
 
     pub(super) fn position(&self, mut cell: u64, mut runs: u64) -> Position {
-        let mut p = Position {
-            fixed: [0; COLUMNS],
-            run: [0; COLUMNS],
-            up: [0; SUITS],
-        };
+        let mut p = Position::with_foundation([0; SUITS]);
         let up = if self.returns { &mut runs } else { &mut cell };
         for h in p.up.iter_mut().rev() {
             *h = (*up & 0xF) as u8;
