@@ -122,8 +122,9 @@ type Packed = u128;
 /// Aligned to 16 bytes, so 32 in all: its 30 bytes were copied as two
 /// overlapping 16-byte moves, and a copy read back across the overlap
 /// waited on the store before it (a profile of bd.24648 put a tenth of
-/// the search's time there); two aligned halves do not. Its bytes are
-/// changed a half at a time for the same reason (`halves.rs`).
+/// the search's time there); two aligned halves do not. The moves change
+/// its bytes a half at a time for the same reason (`halves.rs`); a
+/// position built or read back, copied once, writes them plainly.
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(C, align(16))]
 struct Position {

@@ -75,7 +75,7 @@ const UNFOLLOWED: u8 = u8::MAX;
 
 /// A position of the game: the suitless position, and per followed card
 /// the column whose run holds it ([`NOWHERE`] when it is fixed or up).
-/// Its bytes are changed a half at a time (`halves.rs`).
+/// The moves change its bytes a half at a time (`halves.rs`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(C)]
 pub(super) struct Followed {
