@@ -494,6 +494,27 @@ impl Digits {
     }
 }
 
+/// What the entries of one cell share ([`Layered::InCell`]): the cell
+/// fixes the fixed cards (and without cards back the foundation), and
+/// with them each run's radix and so each digit's weight. Why: the
+/// entry, a third of a long search in layers, worked these out again
+/// for each child, most of which lie in their parent's cell
+/// (docs/benchmarks.md).
+#[derive(Debug, PartialEq)]
+pub(super) struct CellDigits {
+    /// Each column's fixed top's rank, 0 for an empty column: where the
+    /// runs' spans end, and each run's radix (at least 1).
+    high: [u8; 16],
+    /// The weight of each run's digit (the last column's run has none),
+    /// then, with cards back, of each suit's foundation's.
+    weight: [u64; COLUMNS - 1 + SUITS],
+    /// The product of those digits' radices: the followed cards'
+    /// number's weight.
+    radix: u64,
+    /// The followed cards not fixed: in runs, or up.
+    loose: u64,
+}
+
 /// A position's entry in the search in layers: what it holds beyond its
 /// cell (the fixed cards, and without cards back the foundation), as
 /// digits of a number in mixed radix, each digit's radix known from the
@@ -507,7 +528,17 @@ impl Digits {
 /// or three ranks followed). A position that would take more has no
 /// entry: the search stops there, open.
 impl Layered for Following {
+    type InCell = CellDigits;
+
     fn entry(&self, keys: &Keys, f: &Followed) -> Option<u64> {
+        self.entry_in_cell(keys, &self.cell_digits(keys, &f.p), f)
+    }
+
+    fn in_cell(&self, keys: &Keys, cell: u64) -> CellDigits {
+        self.cell_digits(keys, &keys.position(cell, 0))
+    }
+
+    fn entry_in_cell(&self, keys: &Keys, cell: &CellDigits, f: &Followed) -> Option<u64> {
         // Why: the digits of the followed cards' columns are bit counts,
         // which x86-64's baseline computes with a dozen instructions where
         // `popcnt` takes one; the whole search in layers ran 7 to 20%
@@ -516,9 +547,9 @@ impl Layered for Following {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("popcnt") {
             // SAFETY: the processor has `popcnt`, asked just above.
-            return unsafe { self.entry_with_popcnt(keys, f) };
+            return unsafe { self.entry_with_popcnt(keys, cell, f) };
         }
-        self.entry_in(keys, f)
+        self.entry_in(keys, cell, f)
     }
 
     fn position(&self, keys: &Keys, cell: u64, entry: u64) -> Followed {
@@ -539,8 +570,8 @@ impl Following {
     /// [`Layered::entry`] compiled with `popcnt`.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
-    fn entry_with_popcnt(&self, keys: &Keys, f: &Followed) -> Option<u64> {
-        self.entry_in(keys, f)
+    fn entry_with_popcnt(&self, keys: &Keys, cell: &CellDigits, f: &Followed) -> Option<u64> {
+        self.entry_in(keys, cell, f)
     }
 
     /// [`Layered::position`] compiled with `popcnt`.
@@ -550,26 +581,76 @@ impl Following {
         self.position_in(keys, cell, entry)
     }
 
-    #[inline(always)]
-    fn entry_in(&self, keys: &Keys, f: &Followed) -> Option<u64> {
-        // Two numbers of 64 bits, joined by one 128-bit product at the
-        // end: the runs and the foundation, then the followed cards'
-        // columns (the same mixed-radix number as one 128-bit sum, which
-        // took two 128-bit products a digit).
-        let p = &f.p;
-        let spans = self.spans(p);
-        let mut held = Digits::default();
-        for i in 0..self.game.columns - 1 {
-            // `run_radix`, from the fixed tops already read.
-            held.push(p.run[i], spans.high[i].max(1))?;
+    /// What the entries of `p`'s cell share: read from its fixed cards
+    /// alone (and without cards back, where the foundation is part of the
+    /// cell, nothing of the foundation either), so the same for every
+    /// position of the cell.
+    fn cell_digits(&self, keys: &Keys, p: &Position) -> CellDigits {
+        let columns = self.game.columns;
+        let mut cell = CellDigits {
+            high: [0; 16],
+            weight: [0; COLUMNS - 1 + SUITS],
+            radix: 1,
+            loose: self.cards & !self.game.fixed_cards(p),
+        };
+        for i in 0..columns {
+            cell.high[i] = self.game.fixed_top(p, i).map_or(0, rank);
+        }
+        for i in 0..columns - 1 {
+            cell.weight[i] = cell.radix;
+            // `run_radix`, from the fixed top's rank.
+            cell.radix *= u64::from(cell.high[i].max(1));
         }
         if keys.returns {
-            for &h in &p.up {
-                held.push(h, KING + 1)?;
+            for s in 0..SUITS {
+                cell.weight[COLUMNS - 1 + s] = cell.radix;
+                cell.radix *= u64::from(KING + 1);
+            }
+        }
+        cell
+    }
+
+    #[inline(always)]
+    fn entry_in(&self, keys: &Keys, cell: &CellDigits, f: &Followed) -> Option<u64> {
+        // Two numbers of 64 bits, joined by one 128-bit product at the
+        // end: the runs and the foundation, each digit by its weight
+        // (the cell's), then the followed cards' columns (the same
+        // mixed-radix number as one 128-bit sum, which took two 128-bit
+        // products a digit).
+        let p = &f.p;
+        let columns = self.game.columns;
+        let mut held = 0u64;
+        let mut spans = Spans {
+            high: cell.high,
+            low: [0; 16],
+        };
+        for i in 0..columns {
+            spans.low[i] = cell.high[i].saturating_sub(p.run[i]);
+        }
+        for i in 0..columns - 1 {
+            let (d, r) = (p.run[i], cell.high[i].max(1));
+            debug_assert!(d < r, "a run of {d} under a top of rank {r}");
+            if d >= r {
+                return None;
+            }
+            held += u64::from(d) * cell.weight[i];
+        }
+        if keys.returns {
+            for (s, &h) in p.up.iter().enumerate() {
+                if h > KING {
+                    return None;
+                }
+                held += u64::from(h) * cell.weight[COLUMNS - 1 + s];
             }
         }
         let mut placed = Digits::default();
-        for card in self.in_runs(p) {
+        let mut loose = cell.loose;
+        while loose != 0 {
+            let card = loose.trailing_zeros() as Card;
+            loose &= loose - 1;
+            if is_up(p, card) {
+                continue;
+            }
             let covering = spans.covering(rank(card));
             let at = f.at[self.index[card as usize] as usize];
             if at >= 16 || covering >> at & 1 == 0 {
@@ -579,7 +660,7 @@ impl Following {
             let below = covering & ((1u16 << at) - 1);
             placed.push(below.count_ones() as u8, covering.count_ones() as u8)?;
         }
-        let entry = u128::from(held.value) + u128::from(held.radix) * u128::from(placed.value);
+        let entry = u128::from(held) + u128::from(cell.radix) * u128::from(placed.value);
         u64::try_from(entry).ok()
     }
 

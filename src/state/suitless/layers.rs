@@ -985,7 +985,6 @@ impl<G: Layered> Search<'_, G> {
         let mut scratch = Scratch::default();
         let mut outbox = Outbox::new();
         // Cells searched whose entries out may still be in the outbox:
-        // index and positions.
         // index, positions, and positions counted under way.
         let mut done = Vec::<(usize, usize, usize)>::new();
         loop {
@@ -1067,6 +1066,7 @@ impl<G: Layered> Search<'_, G> {
             });
         }
         let fixed_cards = game.game().fixed_cards(&keys.position(*cell, 0));
+        let in_cell = game.in_cell(keys, *cell);
         while let Some(runs) = stack.pop() {
             if let Some(asked) = answers.asking(layer)
                 && self.keep_under_way(layer, index, inside, (stack, runs), outbox)
@@ -1095,7 +1095,12 @@ impl<G: Layered> Search<'_, G> {
             }
             game.for_each_child_of(&p, fixed_cards, |child| {
                 let to = keys.cell(G::suitless(&child));
-                let Some(runs) = game.entry(keys, &child) else {
+                let entry = if to == *cell {
+                    game.entry_in_cell(keys, &in_cell, &child)
+                } else {
+                    game.entry(keys, &child)
+                };
+                let Some(runs) = entry else {
                     refused.store(true, Relaxed);
                     return;
                 };
@@ -1150,9 +1155,17 @@ impl<G: Layered> Search<'_, G> {
 /// positions' ([`Keys`]); an entry is what a position holds beyond its
 /// cell, in 64 bits.
 pub(super) trait Layered: Moves + Sync {
+    /// What the entries of one cell share, worked out once for the cell
+    /// (most children of a position lie in its cell).
+    type InCell;
     /// The entry of `p` in its cell, or `None` where it does not fit 64
     /// bits (the search stops, open, as when memory is refused).
     fn entry(&self, keys: &Keys, p: &Self::Position) -> Option<u64>;
+    /// What the entries of `cell` share.
+    fn in_cell(&self, keys: &Keys, cell: u64) -> Self::InCell;
+    /// [`Layered::entry`] of `p`, which lies in the cell of `in_cell`.
+    fn entry_in_cell(&self, keys: &Keys, in_cell: &Self::InCell, p: &Self::Position)
+    -> Option<u64>;
     /// The position of `entry` in `cell`.
     fn position(&self, keys: &Keys, cell: u64, entry: u64) -> Self::Position;
     /// Calls `f` with each position one move of `p` leads to, settled;
@@ -1168,7 +1181,12 @@ pub(super) trait Layered: Moves + Sync {
 /// The suitless game's entries: its runs, and with cards back its
 /// foundation ([`Keys::runs`]).
 impl Layered for Game {
+    type InCell = ();
     fn entry(&self, keys: &Keys, p: &Position) -> Option<u64> {
+        Some(keys.runs(p))
+    }
+    fn in_cell(&self, _: &Keys, _: u64) {}
+    fn entry_in_cell(&self, keys: &Keys, _: &(), p: &Position) -> Option<u64> {
         Some(keys.runs(p))
     }
     fn position(&self, keys: &Keys, cell: u64, entry: u64) -> Position {

@@ -73,6 +73,13 @@ fn every_move_is_followed(state: &State, cards: u64) -> usize {
         let entry = Layered::entry(&one, &keys, f).expect("an entry of 64 bits");
         let cell = keys.cell(&f.p);
         assert_eq!(Layered::position(&one, &keys, cell, entry), *f, "entry");
+        // What the search works out once for a cell is what each of its
+        // positions would give.
+        assert_eq!(
+            one.in_cell(&keys, cell),
+            one.cell_digits(&keys, &f.p),
+            "the cell's digits"
+        );
         // Each child settled: none left with a card to play up, which a
         // child taken as settled without asking (a move onto a host)
         // would be if that were wrong.
@@ -357,11 +364,12 @@ fn entries_are_the_same_with_popcnt_or_without() {
             let f = seen[at];
             at += 1;
             let entry = one.entry(&keys, &f).expect("an entry within 64 bits");
-            assert_eq!(one.entry_in(&keys, &f), Some(entry), "{f:?}");
             let cell = keys.cell(&f.p);
+            let digits = one.in_cell(&keys, cell);
+            assert_eq!(one.entry_in(&keys, &digits, &f), Some(entry), "{f:?}");
             let back = one.position_in(&keys, cell, entry);
             assert_eq!(Layered::position(&one, &keys, cell, entry), back);
-            assert_eq!(one.entry_in(&keys, &back), Some(entry));
+            assert_eq!(one.entry_in(&keys, &digits, &back), Some(entry));
             one.for_each_child(&f, |child| seen.push(child));
             checked += 1;
         }

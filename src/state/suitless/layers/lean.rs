@@ -293,6 +293,7 @@ impl<G: Layered> Search<'_, G> {
         let (game, keys) = (self.game, self.keys);
         let cell = layer.cells[step.index].0;
         let fixed_cards = game.game().fixed_cards(&keys.position(cell, 0));
+        let in_cell = game.in_cell(keys, cell);
         let held = step.held().len();
         let count = |positions: usize| {
             step.counted.fetch_add(positions, Relaxed);
@@ -339,7 +340,12 @@ impl<G: Layered> Search<'_, G> {
                 }
                 game.for_each_child_of(&p, fixed_cards, |child| {
                     let to = keys.cell(G::suitless(&child));
-                    let Some(runs) = game.entry(keys, &child) else {
+                    let entry = if to == cell {
+                        game.entry_in_cell(keys, &in_cell, &child)
+                    } else {
+                        game.entry(keys, &child)
+                    };
+                    let Some(runs) = entry else {
                         refused = true;
                         return;
                     };
