@@ -70,6 +70,31 @@ pub(super) fn set_byte<T: Halves>(value: &mut T, offset: usize, to: u8) {
     add_byte(value, offset, to.wrapping_sub(old));
 }
 
+/// A hash of every byte of `value`, its highest bits the best mixed:
+/// each 8 bytes times an odd number of its own, summed (the products
+/// independent of each other, so quick).
+#[inline(always)]
+pub(super) fn hash<T: Halves>(value: &T) -> u64 {
+    const ODD: [u64; 8] = [
+        0x9E37_79B9_7F4A_7C15,
+        0xC2B2_AE3D_27D4_EB4F,
+        0x1656_67B1_9E37_79F9,
+        0xD6E8_FEB8_6659_FD93,
+        0xFF51_AFD7_ED55_8CCD,
+        0xC4CE_B9FE_1A85_EC53,
+        0x8CB9_2BA7_2F3D_8DD7,
+        0x2545_F491_4F6C_DD1D,
+    ];
+    let words = size_of::<T>() / 8;
+    let base = (value as *const T).cast::<u64>();
+    (0..words).fold(0u64, |sum, i| {
+        // SAFETY: `Halves` makes `T` aligned to 16 (so to 8) and every
+        // byte of it an initialized `u8`; word `i` lies within it.
+        let word = unsafe { base.add(i).read() };
+        sum.wrapping_add(word.wrapping_mul(ODD[i % ODD.len()]))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

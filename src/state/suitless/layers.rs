@@ -56,6 +56,7 @@ use rustc_hash::FxHashMap;
 
 use super::cell_set::CellSet;
 use super::checkpoint::{self, Checkpoint, Saved};
+use super::halves::Halves;
 use super::pile::{Packer, Pile, Union};
 use super::spill::{self, Spilled};
 use super::{CELL_BITS, Game, Moves, Position, Suitless};
@@ -64,6 +65,9 @@ use crate::lock::lock;
 use crate::state::State;
 
 mod lean;
+mod repeats;
+
+use repeats::Repeats;
 
 /// What [`super::in_layers`] may use.
 pub struct Limits<'a> {
@@ -140,14 +144,27 @@ impl Drop for Running<'_> {
 
 /// What a thread's searches of cells with the set reuse, cell after
 /// cell: the set, the stack, a position's children in its cell (their
-/// slots prefetched, added once all are listed: [`CellSet`]), and the
-/// positions since `should_stop` was last asked.
-#[derive(Default)]
-struct Scratch {
+/// slots prefetched, added once all are listed: [`CellSet`]), the
+/// positions since `should_stop` was last asked, and the children just
+/// found ([`Repeats`]).
+struct Scratch<P> {
     inside: CellSet,
     stack: Vec<u64>,
     children: Vec<u64>,
     since_asked: usize,
+    repeats: Repeats<P>,
+}
+
+impl<P: Halves + PartialEq> Scratch<P> {
+    fn new() -> Scratch<P> {
+        Scratch {
+            inside: CellSet::default(),
+            stack: Vec::new(),
+            children: Vec::new(),
+            since_asked: 0,
+            repeats: Repeats::new(),
+        }
+    }
 }
 
 /// A thread's answers to the saves inside a layer that ask it to keep
@@ -982,7 +999,7 @@ impl<G: Layered> Search<'_, G> {
         };
         let _running = Running::count(&layer.running);
         let mut answers = Answers::new(layer);
-        let mut scratch = Scratch::default();
+        let mut scratch = Scratch::new();
         let mut outbox = Outbox::new();
         // Cells searched whose entries out may still be in the outbox:
         // index, positions, and positions counted under way.
@@ -1028,7 +1045,7 @@ impl<G: Layered> Search<'_, G> {
         &self,
         layer: &ThisLayer,
         index: usize,
-        (outbox, answers, scratch): (&mut Outbox, &mut Answers, &mut Scratch),
+        (outbox, answers, scratch): (&mut Outbox, &mut Answers, &mut Scratch<G::Position>),
         should_stop: &dyn Fn(usize) -> bool,
     ) -> CellEnd {
         let (game, keys, refused) = (self.game, self.keys, &self.refused);
@@ -1037,6 +1054,7 @@ impl<G: Layered> Search<'_, G> {
             stack,
             children,
             since_asked,
+            repeats,
         } = scratch;
         let (cell, pile, kept) = &layer.cells[index];
         inside.clear();
@@ -1094,6 +1112,9 @@ impl<G: Layered> Search<'_, G> {
                 return CellEnd::Refused;
             }
             game.for_each_child_of(&p, fixed_cards, |child| {
+                if repeats.again(&child) {
+                    return;
+                }
                 let to = keys.cell(G::suitless(&child));
                 let entry = if to == *cell {
                     game.entry_in_cell(keys, &in_cell, &child)
@@ -1154,7 +1175,7 @@ impl<G: Layered> Search<'_, G> {
 /// (`followed.rs`). Its positions' layers and cells are their suitless
 /// positions' ([`Keys`]); an entry is what a position holds beyond its
 /// cell, in 64 bits.
-pub(super) trait Layered: Moves + Sync {
+pub(super) trait Layered: Moves<Position: Halves + PartialEq> + Sync {
     /// What the entries of one cell share, worked out once for the cell
     /// (most children of a position lie in its cell).
     type InCell;

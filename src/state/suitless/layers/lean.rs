@@ -14,7 +14,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use super::{Answers, CellEnd, End, Layered, NEXT_SHARE, Outbox, Running, Search, ThisLayer};
+use super::{
+    Answers, CellEnd, End, Layered, NEXT_SHARE, Outbox, Repeats, Running, Search, ThisLayer,
+};
 use crate::lock::lock;
 use crate::state::suitless::pile::{Difference, Mark, Packer, Pile, Union};
 
@@ -300,6 +302,7 @@ impl<G: Layered> Search<'_, G> {
             layer.under_way.fetch_add(positions, Relaxed);
         };
         let mut children = ChunkChildren::default();
+        let mut repeats = Repeats::new();
         loop {
             let chunk = step.next.fetch_add(1, Relaxed);
             if chunk >= step.marks.len() {
@@ -339,6 +342,9 @@ impl<G: Layered> Search<'_, G> {
                     return Part::Won;
                 }
                 game.for_each_child_of(&p, fixed_cards, |child| {
+                    if repeats.again(&child) {
+                        return;
+                    }
                     let to = keys.cell(G::suitless(&child));
                     let entry = if to == cell {
                         game.entry_in_cell(keys, &in_cell, &child)
