@@ -96,12 +96,13 @@ pub(super) fn hash<T: Halves>(value: &T) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
+    /// Two halves, the tests' own (`layers/repeats.rs` uses it too).
     #[derive(Clone, Copy, PartialEq, Debug)]
     #[repr(C, align(16))]
-    struct Two([u8; 32]);
+    pub(in crate::state::suitless) struct Two(pub(in crate::state::suitless) [u8; 32]);
 
     // SAFETY: one `[u8; 32]`, aligned to 16.
     unsafe impl Halves for Two {}

@@ -53,14 +53,8 @@ impl<P: Halves + PartialEq> Repeats<P> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::super::halves::tests::Two;
     use super::*;
-
-    #[derive(Clone, Copy, PartialEq, Debug)]
-    #[repr(C, align(16))]
-    struct Two([u8; 32]);
-
-    // SAFETY: `repr(C)`, aligned to 16, 32 bytes of `u8`.
-    unsafe impl Halves for Two {}
 
     /// A child is a repeat only if it is the last found at its place:
     /// the first of each is never one, the same again at once always is.
