@@ -1115,12 +1115,7 @@ impl<G: Layered> Search<'_, G> {
                 if repeats.again(&child) {
                     return;
                 }
-                let to = keys.cell(G::suitless(&child));
-                let entry = if to == *cell {
-                    game.entry_in_cell(keys, &in_cell, &child)
-                } else {
-                    game.entry(keys, &child)
-                };
+                let (to, entry) = game.cell_and_entry(keys, (*cell, &in_cell), &child);
                 let Some(runs) = entry else {
                     refused.store(true, Relaxed);
                     return;
@@ -1187,6 +1182,21 @@ pub(super) trait Layered: Moves<Position: Halves + PartialEq> + Sync {
     /// [`Layered::entry`] of `p`, which lies in the cell of `in_cell`.
     fn entry_in_cell(&self, keys: &Keys, in_cell: &Self::InCell, p: &Self::Position)
     -> Option<u64>;
+    /// The cell of `child` and its entry: the digits of `cell`
+    /// (`in_cell`) serve where the child lies in it, as most do.
+    fn cell_and_entry(
+        &self,
+        keys: &Keys,
+        (cell, in_cell): (u64, &Self::InCell),
+        child: &Self::Position,
+    ) -> (u64, Option<u64>) {
+        let to = keys.cell(Self::suitless(child));
+        if to == cell {
+            (to, self.entry_in_cell(keys, in_cell, child))
+        } else {
+            (to, self.entry(keys, child))
+        }
+    }
     /// The position of `entry` in `cell`.
     fn position(&self, keys: &Keys, cell: u64, entry: u64) -> Self::Position;
     /// Calls `f` with each position one move of `p` leads to, settled;

@@ -345,12 +345,7 @@ impl<G: Layered> Search<'_, G> {
                     if repeats.again(&child) {
                         return;
                     }
-                    let to = keys.cell(G::suitless(&child));
-                    let entry = if to == cell {
-                        game.entry_in_cell(keys, &in_cell, &child)
-                    } else {
-                        game.entry(keys, &child)
-                    };
+                    let (to, entry) = game.cell_and_entry(keys, (cell, &in_cell), &child);
                     let Some(runs) = entry else {
                         refused = true;
                         return;
