@@ -376,13 +376,7 @@ fn places_at(at: &[u8; MOST_FOLLOWED], column: u8) -> u16 {
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    {
-        let mut bits = 0u16;
-        for (place, &c) in at.iter().enumerate() {
-            bits |= u16::from(c == column) << place;
-        }
-        bits
-    }
+    plainly::places_at(at, column)
 }
 
 /// Whether `card` is up in `p`.
@@ -448,13 +442,31 @@ impl Spans {
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
-        {
-            let mut bits = 0u16;
-            for i in 0..16 {
-                bits |= u16::from(self.low[i] <= r && r < self.high[i]) << i;
-            }
-            bits
+        plainly::covering(self, r)
+    }
+}
+
+/// [`places_at`] and [`Spans::covering`] a place or a column at a time:
+/// what the SSE2 forms must equal, and the forms of other processors
+/// (compiled and tested on x86-64 too).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+mod plainly {
+    use super::{MOST_FOLLOWED, Spans};
+
+    pub(super) fn places_at(at: &[u8; MOST_FOLLOWED], column: u8) -> u16 {
+        let mut bits = 0u16;
+        for (place, &c) in at.iter().enumerate() {
+            bits |= u16::from(c == column) << place;
         }
+        bits
+    }
+
+    pub(super) fn covering(spans: &Spans, r: u8) -> u16 {
+        let mut bits = 0u16;
+        for i in 0..16 {
+            bits |= u16::from(spans.low[i] <= r && r < spans.high[i]) << i;
+        }
+        bits
     }
 }
 

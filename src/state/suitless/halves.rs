@@ -50,13 +50,20 @@ pub(super) fn add_byte<T: Halves>(value: &mut T, offset: usize, by: u8) {
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    {
-        // SAFETY: `Halves` makes every byte of `T` an initialized `u8`,
-        // and `offset` lies within it (asserted above).
-        unsafe {
-            let byte = (value as *mut T).cast::<u8>().add(offset);
-            *byte = (*byte).wrapping_add(by);
-        }
+    add_byte_plainly(value, offset, by);
+}
+
+/// [`add_byte`] a byte at a time: what the SSE2 form must equal, and the
+/// form of other processors (compiled and tested on x86-64 too).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+#[inline(always)]
+fn add_byte_plainly<T: Halves>(value: &mut T, offset: usize, by: u8) {
+    assert!(offset < size_of::<T>());
+    // SAFETY: `Halves` makes every byte of `T` an initialized `u8`, and
+    // `offset` lies within it (asserted above).
+    unsafe {
+        let byte = (value as *mut T).cast::<u8>().add(offset);
+        *byte = (*byte).wrapping_add(by);
     }
 }
 
@@ -117,6 +124,9 @@ pub(super) mod tests {
                 let mut expected = start;
                 expected.0[offset] = expected.0[offset].wrapping_add(by);
                 assert_eq!(changed, expected, "byte {offset} plus {by}");
+                let mut plainly = start;
+                add_byte_plainly(&mut plainly, offset, by);
+                assert_eq!(plainly, expected, "byte {offset} plus {by}, plainly");
             }
             let mut set = start;
             set_byte(&mut set, offset, 99);

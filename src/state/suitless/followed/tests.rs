@@ -335,6 +335,35 @@ fn the_spans_cover_a_rank_where_their_runs_hold_it() {
                 bits | u16::from((spans.low[i]..spans.high[i]).contains(&r)) << i
             });
             assert_eq!(spans.covering(r), asked, "rank {r}");
+            assert_eq!(plainly::covering(&spans, r), asked, "rank {r}, plainly");
+        }
+    }
+}
+
+/// The places of a column, read from all sixteen at once, are those that
+/// hold it, asked one by one; so is the plain form's answer.
+#[test]
+fn the_places_at_a_column_are_those_that_hold_it() {
+    let mut rng = 0xA7_u64;
+    for _ in 0..2000 {
+        let mut at = [0u8; MOST_FOLLOWED];
+        for place in &mut at {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            // Columns, `NOWHERE`, and a few bytes past them.
+            *place = (rng % 20) as u8;
+        }
+        for column in 0..=20 {
+            let asked = (0..MOST_FOLLOWED).fold(0u16, |bits, place| {
+                bits | u16::from(at[place] == column) << place
+            });
+            assert_eq!(places_at(&at, column), asked, "column {column} in {at:?}");
+            assert_eq!(
+                plainly::places_at(&at, column),
+                asked,
+                "column {column}, plainly"
+            );
         }
     }
 }
