@@ -121,6 +121,14 @@ fn main() -> ExitCode {
                                 },
                                 start.elapsed().as_secs_f64()
                             );
+                            let by_layer = resumed.waiting_by_layer();
+                            let by_layer: Vec<String> = by_layer
+                                .iter()
+                                .map(|(layer, entries, cells)| {
+                                    format!("layer {layer}: {entries} in {cells} cells")
+                                })
+                                .collect();
+                            eprintln!("{id}: waiting by layer: {}", by_layer.join(", "));
                             suitless_resumed_in_layers(resumed, &limits, &mut progress)
                         }
                         Err(message) => {

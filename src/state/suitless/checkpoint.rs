@@ -129,6 +129,29 @@ impl Resumed {
             .sum()
     }
 
+    /// [`Resumed::waiting`] layer by layer, lowest first: each layer's
+    /// entries and cells. Why: how much of a long proof is left shows in
+    /// the layers still to come (BakersDozen.191326999's run read it
+    /// from its saves with a script, docs/hard-deals.md).
+    pub fn waiting_by_layer(&self) -> Vec<(usize, usize, usize)> {
+        let mut layers: Vec<(usize, usize, usize)> = Vec::new();
+        // The cells are ordered by layer (the module doc).
+        for (layer, _, pile) in self
+            .cells
+            .iter()
+            .filter(|(_, cell, _)| cell & UNDER_WAY == 0)
+        {
+            match layers.last_mut() {
+                Some((last, entries, cells)) if last == layer => {
+                    *entries += pile.len();
+                    *cells += 1;
+                }
+                _ => layers.push((*layer, pile.len(), 1)),
+            }
+        }
+        layers
+    }
+
     /// The spill files it names, whose entries wait on disk (`spill.rs`;
     /// not counted in [`Resumed::waiting`]).
     pub fn spill_files(&self) -> usize {

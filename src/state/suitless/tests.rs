@@ -643,6 +643,18 @@ fn resumed_again_and_again(spill_over: usize) {
             let resumed = Resumed::read(state, &path).unwrap();
             assert_eq!(resumed.positions(), found.positions());
             assert!(resumed.waiting() > 0 || !resumed.spilled.is_empty());
+            let by_layer = resumed.waiting_by_layer();
+            let in_all = by_layer
+                .iter()
+                .map(|&(_, entries, _)| entries)
+                .sum::<usize>();
+            assert_eq!(in_all, resumed.waiting());
+            assert!(by_layer.windows(2).all(|w| w[0].0 < w[1].0), "{by_layer:?}");
+            assert!(
+                by_layer
+                    .iter()
+                    .all(|&(layer, _, _)| layer >= resumed.layer())
+            );
             spilled += resumed.spilled.len();
             if spill_over == usize::MAX {
                 assert!(resumed.spilled.is_empty());
@@ -928,6 +940,7 @@ fn positions_searched_are_read_only_beside_their_cell() {
     };
     let read = save(&[(5, 2, &left), (5, 2 | marked, &searched), (6, 8, &left)]).unwrap();
     assert_eq!((read.waiting(), read.under_way()), (4, 1));
+    assert_eq!(read.waiting_by_layer(), [(5, 2, 1), (6, 2, 1)]);
     for cells in [
         [(5, 2, &left), (5, 3 | marked, &searched), (6, 8, &left)],
         [(5, 2, &left), (6, 8, &left), (6, 8 | marked, &searched)],
