@@ -397,6 +397,7 @@ fn entries_are_the_same_with_popcnt_or_without() {
             let digits = one.in_cell(&keys, cell);
             assert_eq!(one.entry_in(&keys, &digits, &f), Some(entry), "{f:?}");
             let back = one.position_in(&keys, cell, entry);
+            assert_eq!(back, f, "read back");
             assert_eq!(Layered::position(&one, &keys, cell, entry), back);
             assert_eq!(one.entry_in(&keys, &digits, &back), Some(entry));
             one.for_each_child(&f, |child| seen.push(child));
