@@ -129,8 +129,8 @@ impl Resumed {
             .sum()
     }
 
-    /// [`Resumed::waiting`] layer by layer, lowest first: each layer's
-    /// entries and cells. Why: how much of a long proof is left shows in
+    /// [`Resumed::waiting`] layer by layer, lowest first: `(layer,
+    /// entries, cells)`. Why: how much of a long proof is left shows in
     /// the layers still to come (BakersDozen.191326999's run read it
     /// from its saves with a script, docs/hard-deals.md).
     pub fn waiting_by_layer(&self) -> Vec<(usize, usize, usize)> {
