@@ -28,9 +28,9 @@ const PLACE_BITS: u32 = 12;
 /// of them) is told by its hash alone, read from 32 KB (a first-level
 /// cache's size, where the children take 192 KB), where comparing it with
 /// the child held waited on that child's bytes, in the second-level cache
-/// or beyond (in a profile
-/// of the run of BakersDozen.191326999, that one load took 46% of the
-/// children's closure). A repeat's place was written a moment ago.
+/// or beyond (in a profile of the run of BakersDozen.191326999, that one
+/// load took 46% of the children's closure). A repeat's place was
+/// written a moment ago.
 pub(super) struct Repeats<P> {
     places: Vec<P>,
     hashes: Vec<u64>,
