@@ -92,6 +92,7 @@ fn main() -> ExitCode {
                     every: SUITLESS_EVERY,
                     checkpoint,
                     lean_from: asked.lean_from,
+                    room: xpat_solver::memory::usable,
                 };
                 // A layer of a large game takes an hour (bd.1649's 25th
                 // under complete rules): a log shows it under way every

@@ -604,6 +604,7 @@ pub(super) fn lost_in_suitless_game(
         every: crate::state::SUITLESS_EVERY,
         checkpoint,
         lean_from: crate::state::SUITLESS_LEAN_FROM,
+        room: crate::memory::usable,
     };
     let mut show = progress;
     let mut unsaved = None;

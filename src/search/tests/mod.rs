@@ -576,6 +576,7 @@ fn a_suitless_proof_resumes_from_its_save() {
                 spill_over: usize::MAX,
             }),
             lean_from: crate::state::SUITLESS_LEAN_FROM,
+            room: || None,
         };
         let state = State::new(&deal("bd", seed));
         suitless_in_layers(&state, &layers, &mut |layer| {

@@ -67,6 +67,7 @@ use crate::state::State;
 mod lean;
 mod repeats;
 
+use lean::Claim;
 use repeats::Repeats;
 
 /// What [`super::in_layers`] may use.
@@ -88,6 +89,10 @@ pub struct Limits<'a> {
     /// their positions held sorted and packed, some 2 to 4 bytes each,
     /// instead of in a set of 8 to 16 ([`LEAN_FROM`]).
     pub lean_from: usize,
+    /// The bytes of memory free now ([`crate::memory::usable`]; `None`:
+    /// not known): a cell is searched breadth-first beside others only
+    /// where there is room for all of them (`Search::claim`).
+    pub room: fn() -> Option<u64>,
 }
 
 /// [`Limits::lean_from`] by default. Why: BakersDozen.191326999's
@@ -221,6 +226,8 @@ pub struct Layer {
     /// ([`Limits::lean_from`]): a cell can take an hour, and until it
     /// is done they are in neither count above.
     pub under_way: usize,
+    /// The most cells searched breadth-first at once in it so far.
+    pub lean_at_once: usize,
     /// Entries of higher layers waiting in memory (those spilled to disk
     /// aside: [`Checkpoint::spill_over`]), and of this one until searched.
     pub waiting: usize,
@@ -462,6 +469,7 @@ pub(super) fn search_game<G: Layered>(
                 cells: 0,
                 total,
                 under_way: 0,
+                lean_at_once: 0,
                 waiting: search.held.entries.load(Relaxed),
                 bytes: search.held.bytes.load(Relaxed),
                 elapsed: began.elapsed(),
@@ -484,6 +492,8 @@ pub(super) fn search_game<G: Layered>(
             running: AtomicUsize::new(0),
             under_way: AtomicUsize::new(0),
             lean: AtomicUsize::new(0),
+            lean_entries: AtomicUsize::new(0),
+            lean_at_once: AtomicUsize::new(0),
             steps: Mutex::default(),
         };
         let figures = |done: bool, positions: usize| Layer {
@@ -493,6 +503,7 @@ pub(super) fn search_game<G: Layered>(
             cells: cells.len(),
             total: total + positions,
             under_way: layer.under_way.load(Relaxed),
+            lean_at_once: layer.lean_at_once.load(Relaxed),
             waiting: search.held.entries.load(Relaxed),
             bytes: search.held.bytes.load(Relaxed),
             elapsed: began.elapsed(),
@@ -642,6 +653,11 @@ struct ThisLayer<'a> {
     /// The cells under way breadth-first, and the steps they share with
     /// the threads that have no cell to take (`lean.rs`).
     lean: AtomicUsize,
+    /// The entries of the cells taken to be searched breadth-first and
+    /// not yet done (`Search::claim`), and the most of them under way at
+    /// once (`Layer::lean_at_once`).
+    lean_entries: AtomicUsize,
+    lean_at_once: AtomicUsize,
     steps: Mutex<Vec<Arc<lean::Step>>>,
 }
 
@@ -1005,20 +1021,32 @@ impl<G: Layered> Search<'_, G> {
         // index, positions, and positions counted under way.
         let mut done = Vec::<(usize, usize, usize)>::new();
         loop {
-            let index = layer.next.fetch_add(1, Relaxed);
-            let Some((_, pile, kept)) = layer.cells.get(index) else {
-                self.retire(&mut outbox, &mut done, layer);
-                let mine = (&mut outbox, &mut answers);
-                return self.help(layer, slot, mine, &should_stop, &stop);
+            let (index, entries) = match self.claim(layer) {
+                Claim::Cell(index, entries) => (index, entries),
+                Claim::NoneLeft => {
+                    self.retire(&mut outbox, &mut done, layer);
+                    let mine = (&mut outbox, &mut answers);
+                    return self.help(layer, slot, mine, &should_stop, &stop, false);
+                }
+                Claim::NoRoom => {
+                    // The cells under way breadth-first helped until
+                    // there is room, or none is left.
+                    self.retire(&mut outbox, &mut done, layer);
+                    let mine = (&mut outbox, &mut answers);
+                    self.help(layer, slot, mine, &should_stop, &stop, true);
+                    if should_stop(0) || self.refused.load(Relaxed) {
+                        return;
+                    }
+                    continue;
+                }
             };
-            // A cell resumed under way counts what it had searched: the
-            // set would hold that too.
-            let entries = lock(pile).len() + lock(kept).as_ref().map_or(0, Pile::len);
             let mut under_way = 0;
             let end = if entries >= self.limits.lean_from {
                 let mine = (&mut outbox, &mut answers);
                 let at = (index, slot);
-                self.lean_cell(layer, at, mine, &should_stop, &mut under_way)
+                let end = self.lean_cell(layer, at, mine, &should_stop, &mut under_way);
+                layer.lean_entries.fetch_sub(entries, Relaxed);
+                end
             } else {
                 let mine = (&mut outbox, &mut answers, &mut scratch);
                 self.set_cell(layer, index, mine, &should_stop)

@@ -302,6 +302,7 @@ fn in_layers_with(state: &State, threads: usize) -> Suitless {
         every: LAYER_EVERY,
         checkpoint: None,
         lean_from: LEAN_FROM,
+        room: || None,
     };
     in_layers(state, &limits, &mut |_| {})
 }
@@ -382,6 +383,7 @@ fn the_search_in_layers_on_real_deals() {
                 every: Duration::ZERO,
                 checkpoint: None,
                 lean_from: LEAN_FROM,
+                room: || None,
             };
             let mut under_way = Vec::new();
             let found = in_layers(&state, &limits, &mut |layer| match layer.done {
@@ -419,6 +421,7 @@ fn the_search_in_layers_on_real_deals() {
         every: LAYER_EVERY,
         checkpoint: None,
         lean_from: LEAN_FROM,
+        room: || None,
     };
     assert!(!in_layers(&state, &small, &mut |_| {}).is_lost());
     let stopped = LayerLimits {
@@ -428,6 +431,7 @@ fn the_search_in_layers_on_real_deals() {
         every: LAYER_EVERY,
         checkpoint: None,
         lean_from: LEAN_FROM,
+        room: || None,
     };
     assert!(!in_layers(&state, &stopped, &mut |_| {}).is_lost());
 }
@@ -462,6 +466,7 @@ fn cells_searched_breadth_first_find_what_the_set_finds() {
                 every: Duration::ZERO,
                 checkpoint: None,
                 lean_from: 0,
+                room: || None,
             };
             // Reported as they go: the positions of cells under way, in
             // no count until their cell is done.
@@ -486,6 +491,36 @@ fn cells_searched_breadth_first_find_what_the_set_finds() {
     assert!(most_under_way > 0);
 }
 
+/// With no room in memory for a second cell breadth-first beside one
+/// under way (`Search::claim`), the threads search such cells one at a
+/// time, sharing its steps, and find what they find side by side; with
+/// room, two go at once.
+#[test]
+fn cells_breadth_first_wait_for_room_in_memory() {
+    let state = test_state("bd", 78829);
+    let with_set = in_layers_with(&state, 1);
+    assert!(with_set.is_lost());
+    let mut most_at_once = Vec::new();
+    for room in [None, Some(0)] {
+        let mut at_once = 0;
+        let limits = LayerLimits {
+            threads: 2,
+            most: usize::MAX,
+            stopped: &|| false,
+            every: Duration::ZERO,
+            checkpoint: None,
+            lean_from: 0,
+            room: if room.is_some() { || Some(0) } else { || None },
+        };
+        let found = in_layers(&state, &limits, &mut |layer| {
+            at_once = at_once.max(layer.lean_at_once);
+        });
+        assert_eq!(found, with_set, "room {room:?}");
+        most_at_once.push(at_once);
+    }
+    assert_eq!(most_at_once, [2, 1]);
+}
+
 /// Limits of a search in layers on `threads` that saves itself to
 /// `path` at each layer's end, and stops when `stopped` says.
 fn saving_each_layer<'a>(
@@ -505,6 +540,7 @@ fn saving_each_layer<'a>(
             spill_over: usize::MAX,
         }),
         lean_from: LEAN_FROM,
+        room: || None,
     }
 }
 
@@ -759,13 +795,17 @@ fn a_search_resumed_with_cells_under_way_is_the_search_run_straight() {
         under(Foundation::Xpat2, 1865),
         under(Foundation::Xpat2, 78829),
     ];
-    for (state, lean_from) in states.iter().flat_map(|s| [(s, LEAN_FROM), (s, 0)]) {
+    let each_way = |(at, s)| [(at, s, LEAN_FROM), (at, s, 0)];
+    for (at, state, lean_from) in states.iter().enumerate().flat_map(each_way) {
         let whole = in_layers_with(state, 1);
         let stop = AtomicBool::new(false);
         let stopped = || stop.load(Relaxed);
-        // Each save inside a layer asks its threads to keep their cells.
+        // Each save inside a layer asks its threads to keep their cells;
+        // the last game's have no room for two breadth-first at once, so
+        // saves come while a thread waits for room too.
         let limits = LayerLimits {
             lean_from,
+            room: if at == 2 { || Some(0) } else { || None },
             ..saving_at_every_instant(&path, &stopped)
         };
         // The latest save that kept cells is copied, and the search
@@ -846,6 +886,7 @@ fn a_search_resumed_with_cells_under_way_is_the_search_run_straight() {
         let unsaved = LayerLimits {
             checkpoint: None,
             lean_from: LEAN_FROM - lean_from,
+            room: || None,
             ..saving_each_layer(2, &path, &stopped)
         };
         let found = resumed_in_layers(resumed, &unsaved, &mut |_| {});

@@ -240,6 +240,7 @@ fn the_game_following_cards_in_layers_finds_what_it_finds_best_first() {
         checkpoint,
         // On two threads every cell searched breadth-first.
         lean_from: if threads == 2 { 0 } else { LEAN_FROM },
+        room: || None,
     };
     let (mut lost, mut won, mut resumed) = (0, 0, 0);
     judged_small_games(&mut rng, &SMALL_SIZES, 3, 3, |state, _| {

@@ -30,6 +30,24 @@ const CHUNK: usize = if cfg!(test) { 8 } else { 1 << 16 };
 /// for a step to share.
 const IDLE: Duration = Duration::from_millis(2);
 
+/// The bytes a cell searched breadth-first comes to take, by entry, at
+/// most: its positions packed, the children of a step loose, and both
+/// again while they are merged. BakersDozen.191326999's two largest cells
+/// of its layer 36, searched at once, held 7.7 GB for 804 M positions,
+/// about one position an entry (docs/hard-deals.md).
+const BYTES_PER_ENTRY: u64 = 10;
+
+/// What a thread takes next in a layer ([`Search::claim`]).
+pub(super) enum Claim {
+    /// This cell, of so many entries.
+    Cell(usize, usize),
+    /// Every cell is taken.
+    NoneLeft,
+    /// The next cell is to be searched breadth-first, and memory has no
+    /// room for it beside those under way.
+    NoRoom,
+}
+
 /// A step of a cell under way breadth-first, shared: its positions, cut
 /// in chunks, and the children in the cell the chunks searched have
 /// found.
@@ -126,6 +144,46 @@ impl<G: Layered> Search<'_, G> {
     /// they go, and taken back from it when the cell is retired, under
     /// its lock (`retire`): a save or a report never finds them in
     /// neither count.
+    /// The next cell of `layer` no thread has taken, taken, with its
+    /// entries (those a cell resumed under way had searched too: the set
+    /// would hold them); but a cell to be searched breadth-first while
+    /// others are is taken only where the memory free has room for all
+    /// of them ([`BYTES_PER_ENTRY`]): otherwise the thread helps the
+    /// cells under way. Why: a layer's largest cells come first, and
+    /// two of them at once can take more than the machine has
+    /// (BakersDozen.191326999's layer 37 begins with cells of 934 M and
+    /// 651 M entries beside 9 GB of entries waiting); one at a time,
+    /// the threads share its steps. A lone cell is always taken.
+    pub(super) fn claim(&self, layer: &ThisLayer) -> Claim {
+        let mut index = layer.next.load(Relaxed);
+        loop {
+            let Some((_, pile, kept)) = layer.cells.get(index) else {
+                return Claim::NoneLeft;
+            };
+            let entries = lock(pile).len() + lock(kept).as_ref().map_or(0, Pile::len);
+            let lean = entries >= self.limits.lean_from;
+            if lean {
+                let beside = layer.lean_entries.load(Relaxed);
+                let need = (entries + beside) as u64 * BYTES_PER_ENTRY;
+                if beside > 0 && (self.limits.room)().is_some_and(|room| room < need) {
+                    return Claim::NoRoom;
+                }
+            }
+            match layer
+                .next
+                .compare_exchange_weak(index, index + 1, Relaxed, Relaxed)
+            {
+                Ok(_) => {
+                    if lean {
+                        layer.lean_entries.fetch_add(entries, Relaxed);
+                    }
+                    return Claim::Cell(index, entries);
+                }
+                Err(now) => index = now,
+            }
+        }
+    }
+
     pub(super) fn lean_cell(
         &self,
         layer: &ThisLayer,
@@ -136,6 +194,9 @@ impl<G: Layered> Search<'_, G> {
     ) -> CellEnd {
         let (_, pile, kept) = &layer.cells[index];
         let _lean = Running::count(&layer.lean);
+        layer
+            .lean_at_once
+            .fetch_max(layer.lean.load(Relaxed), Relaxed);
         // The first step: the entries (the positions left to search, for
         // a cell resumed under way); held: they and those it had searched,
         // or `None` where that is the step itself (a copy of 692.5 M
@@ -243,6 +304,8 @@ impl<G: Layered> Search<'_, G> {
     /// the steps shared by the cells under way breadth-first, until none
     /// is. Its moves out are delivered at each chunk's end, so a save
     /// asking is answered at once: the cell's own thread keeps the cell.
+    /// A thread waiting for room (`for_room`, [`Claim::NoRoom`]) returns
+    /// whenever it has no chunk of a step left to take, to look again.
     pub(super) fn help(
         &self,
         layer: &ThisLayer,
@@ -250,6 +313,7 @@ impl<G: Layered> Search<'_, G> {
         (outbox, answers): (&mut Outbox, &mut Answers),
         should_stop: &dyn Fn(usize) -> bool,
         stop: &dyn Fn(End),
+        for_room: bool,
     ) {
         loop {
             if let Some(asked) = answers.asking(layer) {
@@ -268,9 +332,13 @@ impl<G: Layered> Search<'_, G> {
                     return;
                 }
                 std::thread::sleep(IDLE);
+                if for_room {
+                    return;
+                }
                 continue;
             };
             match self.search_chunks(layer, &step, (slot, outbox, answers), false, should_stop) {
+                Part::AllTaken if for_room => return,
                 Part::AllTaken => {}
                 Part::Won => return stop(End::Won),
                 Part::Stopped => return stop(End::Stopped),
