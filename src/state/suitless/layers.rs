@@ -494,6 +494,7 @@ pub(super) fn search_game<G: Layered>(
             lean: AtomicUsize::new(0),
             lean_entries: AtomicUsize::new(0),
             lean_at_once: AtomicUsize::new(0),
+            room: Mutex::default(),
             steps: Mutex::default(),
         };
         let figures = |done: bool, positions: usize| Layer {
@@ -658,6 +659,8 @@ struct ThisLayer<'a> {
     /// once (`Layer::lean_at_once`).
     lean_entries: AtomicUsize,
     lean_at_once: AtomicUsize,
+    /// The memory free when last asked, and when (`Search::room`).
+    room: Mutex<Option<(Instant, Option<u64>)>>,
     steps: Mutex<Vec<Arc<lean::Step>>>,
 }
 

@@ -12,7 +12,7 @@
 use std::collections::TryReserveError;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::{
     Answers, CellEnd, End, Layered, NEXT_SHARE, Outbox, Repeats, Running, Search, ThisLayer,
@@ -36,6 +36,13 @@ const IDLE: Duration = Duration::from_millis(2);
 /// of its layer 36, searched at once, held 7.7 GB for 804 M positions,
 /// about one position an entry (docs/hard-deals.md).
 const BYTES_PER_ENTRY: u64 = 10;
+
+/// How long the memory free, once asked, serves the layer's threads:
+/// asking reads files of `/proc` and `/sys`, and asked at every cell
+/// taken, bd.78829's followed game with every cell breadth-first
+/// (`--lean-from 0`) took 20% longer. A large cell's memory grows over
+/// minutes.
+const ROOM_READ_EVERY: Duration = Duration::from_millis(100);
 
 /// What a thread takes next in a layer ([`Search::claim`]).
 pub(super) enum Claim {
@@ -165,7 +172,7 @@ impl<G: Layered> Search<'_, G> {
             if lean {
                 let beside = layer.lean_entries.load(Relaxed);
                 let need = (entries + beside) as u64 * BYTES_PER_ENTRY;
-                if beside > 0 && (self.limits.room)().is_some_and(|room| room < need) {
+                if beside > 0 && self.room(layer).is_some_and(|room| room < need) {
                     return Claim::NoRoom;
                 }
             }
@@ -180,6 +187,20 @@ impl<G: Layered> Search<'_, G> {
                     return Claim::Cell(index, entries);
                 }
                 Err(now) => index = now,
+            }
+        }
+    }
+
+    /// The memory free ([`super::Limits::room`]), asked again once the last
+    /// answer is [`ROOM_READ_EVERY`] old.
+    fn room(&self, layer: &ThisLayer) -> Option<u64> {
+        let mut last = lock(&layer.room);
+        match *last {
+            Some((asked, room)) if asked.elapsed() < ROOM_READ_EVERY => room,
+            _ => {
+                let room = (self.limits.room)();
+                *last = Some((Instant::now(), room));
+                room
             }
         }
     }
