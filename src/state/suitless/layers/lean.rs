@@ -481,10 +481,19 @@ impl<G: Layered> Search<'_, G> {
     /// position held that is not searched is so left: it is in a chunk
     /// not finished, or a child of one finished. Resumed, the cell holds
     /// both and goes on with the first (`lean_cell`). Where memory is
-    /// refused the cell stays as it last was. False where nothing is
+    /// refused, or the memory free has no room for twice the positions
+    /// held (the copies, beside what the cell last kept until they
+    /// replace it), the cell stays as it last was, and the save resumes
+    /// it from there. Why: a cell of a billion positions holds some 3 GB
+    /// of them, and the first run of BakersDozen.191326999's complete
+    /// game was killed for memory during a save. False where nothing is
     /// searched yet, as `keep_under_way`.
     fn keep_step(&self, layer: &ThisLayer, step: &Step, outbox: &mut Outbox) -> bool {
         self.deliver_all(outbox);
+        let copies = 2 * step.held().bytes() as u64;
+        if self.room(layer).is_some_and(|room| room < copies) {
+            return true;
+        }
         // The chunks read finished under every lock they are marked under.
         let mut found = step.locked_found();
         let finished: Vec<bool> = step.finished.iter().map(|f| f.load(Relaxed)).collect();
