@@ -134,23 +134,6 @@ fn union_of<'a>(
 }
 
 impl<G: Layered> Search<'_, G> {
-    /// Cell `index` of `layer` searched breadth-first in little memory:
-    /// the positions held sorted and packed, and at each step the new
-    /// positions, its children in the cell not held yet, found by one
-    /// merge of the two (delayed duplicate detection). The moves within a
-    /// cell are not all reversible (cards forced up among them), so all
-    /// the positions held are asked, not the last steps'. The same
-    /// positions as the set's search, the same moves out, the same count.
-    /// Each step is shared with the threads that have no cell to take
-    /// (`help`); this one, `slot`, merges it.
-    /// A save asking is answered once the cell is kept as it stands
-    /// (`keep_step`), so that a cell of hours killed halfway resumes
-    /// halfway. `should_stop`, given the positions held, is asked every
-    /// few thousand positions.
-    /// The positions searched are `counted` in `layer.under_way` as
-    /// they go, and taken back from it when the cell is retired, under
-    /// its lock (`retire`): a save or a report never finds them in
-    /// neither count.
     /// The next cell of `layer` no thread has taken, taken, with its
     /// entries (those a cell resumed under way had searched too: the set
     /// would hold them); but a cell to be searched breadth-first while
@@ -158,9 +141,9 @@ impl<G: Layered> Search<'_, G> {
     /// of them ([`BYTES_PER_ENTRY`]): otherwise the thread helps the
     /// cells under way. Why: a layer's largest cells come first, and
     /// two of them at once can take more than the machine has
-    /// (BakersDozen.191326999's layer 37 begins with cells of 934 M and
-    /// 651 M entries beside 9 GB of entries waiting); one at a time,
-    /// the threads share its steps. A lone cell is always taken.
+    /// (BakersDozen.191326999's layer 37 begins with cells of 1 000.5 M
+    /// and 935.1 M entries beside 12 GB of entries waiting); one at a
+    /// time, the threads share its steps. A lone cell is always taken.
     pub(super) fn claim(&self, layer: &ThisLayer) -> Claim {
         let mut index = layer.next.load(Relaxed);
         loop {
@@ -205,6 +188,23 @@ impl<G: Layered> Search<'_, G> {
         }
     }
 
+    /// Cell `index` of `layer` searched breadth-first in little memory:
+    /// the positions held sorted and packed, and at each step the new
+    /// positions, its children in the cell not held yet, found by one
+    /// merge of the two (delayed duplicate detection). The moves within a
+    /// cell are not all reversible (cards forced up among them), so all
+    /// the positions held are asked, not the last steps'. The same
+    /// positions as the set's search, the same moves out, the same count.
+    /// Each step is shared with the threads that have no cell to take
+    /// (`help`); this one, `slot`, merges it.
+    /// A save asking is answered once the cell is kept as it stands
+    /// (`keep_step`), so that a cell of hours killed halfway resumes
+    /// halfway. `should_stop`, given the positions held, is asked every
+    /// few thousand positions.
+    /// The positions searched are `counted` in `layer.under_way` as
+    /// they go, and taken back from it when the cell is retired, under
+    /// its lock (`retire`): a save or a report never finds them in
+    /// neither count.
     pub(super) fn lean_cell(
         &self,
         layer: &ThisLayer,
