@@ -501,7 +501,8 @@ fn cells_breadth_first_wait_for_room_in_memory() {
     let with_set = in_layers_with(&state, 1);
     assert!(with_set.is_lost());
     let mut most_at_once = Vec::new();
-    for room in [None, Some(0)] {
+    let rooms: [fn() -> Option<u64>; 2] = [|| None, || Some(0)];
+    for room in rooms {
         let mut at_once = 0;
         let limits = LayerLimits {
             threads: 2,
@@ -510,12 +511,12 @@ fn cells_breadth_first_wait_for_room_in_memory() {
             every: Duration::ZERO,
             checkpoint: None,
             lean_from: 0,
-            room: if room.is_some() { || Some(0) } else { || None },
+            room,
         };
         let found = in_layers(&state, &limits, &mut |layer| {
             at_once = at_once.max(layer.lean_at_once);
         });
-        assert_eq!(found, with_set, "room {room:?}");
+        assert_eq!(found, with_set, "room {:?}", room());
         most_at_once.push(at_once);
     }
     assert_eq!(most_at_once, [2, 1]);
