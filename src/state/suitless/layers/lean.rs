@@ -18,7 +18,7 @@ use super::{
     Answers, CellEnd, End, Layered, NEXT_SHARE, Outbox, Repeats, Running, Search, ThisLayer,
 };
 use crate::lock::lock;
-use crate::state::suitless::pile::{Difference, Mark, Packer, Pile, Union};
+use crate::state::suitless::pile::{Difference, Index, Mark, Packer, Pile, Union};
 
 /// Positions of a step a thread takes at a time: a tenth of a second or
 /// so, so that the threads end a step together, and each chunk's moves
@@ -55,6 +55,77 @@ pub(super) enum Claim {
     NoRoom,
 }
 
+/// A settled pile of a cell's positions, with where to look for one
+/// ([`Pile::holds`]).
+pub(super) struct Indexed {
+    pile: Pile,
+    index: Index,
+}
+
+impl Indexed {
+    fn new(pile: Pile) -> Result<Arc<Indexed>, TryReserveError> {
+        let index = pile.index()?;
+        Ok(Indexed::of(pile, index))
+    }
+
+    /// `pile` with `index`, its own.
+    pub(super) fn of(pile: Pile, index: Index) -> Arc<Indexed> {
+        Arc::new(Indexed { pile, index })
+    }
+
+    pub(super) fn pile(&self) -> &Pile {
+        &self.pile
+    }
+}
+
+/// The positions a cell under way breadth-first holds: piles with no
+/// member in common, each at least twice the next, so that each step
+/// adds its new positions as a pile of their own, merged only with
+/// those of about its size. Why not one pile: merging every step's new
+/// positions into all those held copied them all at each step, twice
+/// the memory at the merge (BakersDozen.191326999's layer 37 begins
+/// with a cell of 1.1 G entries, nearly all of them its first step).
+#[derive(Clone, Default)]
+struct Held(Vec<Arc<Indexed>>);
+
+impl Held {
+    fn len(&self) -> usize {
+        self.0.iter().map(|held| held.pile.len()).sum()
+    }
+
+    fn bytes(&self) -> usize {
+        self.0.iter().map(|held| held.pile.bytes()).sum()
+    }
+
+    /// Whether `member` is held: asked of the largest pile first, where
+    /// most children are.
+    fn holds(&self, member: u64) -> bool {
+        self.0
+            .iter()
+            .any(|held| held.pile.holds(&held.index, member))
+    }
+
+    /// Every member, in increasing order.
+    fn increasing(&self) -> impl Iterator<Item = u64> + '_ {
+        union_of(self.0.iter().map(|held| &held.pile))
+    }
+
+    /// Adds `pile`, which has no member held, then merges the smallest
+    /// piles while the last is half the one before it or more.
+    fn add(&mut self, pile: Arc<Indexed>) -> Result<(), TryReserveError> {
+        self.0.push(pile);
+        while let [.., older, newer] = self.0.as_slice()
+            && 2 * newer.pile.len() >= older.pile.len()
+        {
+            let both = Packer::pack(Union::of(older.pile.increasing(), newer.pile.increasing()))?;
+            let both = Indexed::new(both)?;
+            self.0.truncate(self.0.len() - 2);
+            self.0.push(both);
+        }
+        Ok(())
+    }
+}
+
 /// A step of a cell under way breadth-first, shared: its positions, cut
 /// in chunks, and the children in the cell the chunks searched have
 /// found.
@@ -62,10 +133,10 @@ pub(super) struct Step {
     /// The cell's index in its layer.
     index: usize,
     /// The positions to search in this step.
-    step: Pile,
+    step: Arc<Indexed>,
     /// Every position of the cell held: those searched in the steps
-    /// before and this step's; `None` where that is the step itself.
-    held: Option<Pile>,
+    /// before and this step's.
+    held: Held,
     /// Where each chunk of `step` begins.
     marks: Vec<Mark>,
     /// The first chunk no thread has taken.
@@ -75,7 +146,12 @@ pub(super) struct Step {
     finished: Vec<AtomicBool>,
     /// How many are.
     chunks_done: AtomicUsize,
-    /// The children in the cell of the chunks finished, by thread.
+    /// The children in the cell of the chunks finished not held, by
+    /// thread. Why not held: nine in ten children of a chunk are held
+    /// already (bd.24648's complete game searched with every cell of
+    /// 30 000 entries or more breadth-first: 37.7 M children found in
+    /// its steps, 3.7 M new), and kept until the step's merge they took
+    /// more than the positions held (206 MB against 234 MB).
     found: Vec<Mutex<Pile>>,
     /// Positions searched in the step (each counted in the layer's
     /// `under_way` too).
@@ -83,8 +159,8 @@ pub(super) struct Step {
 }
 
 impl Step {
-    fn new(index: usize, step: Pile, held: Option<Pile>, threads: usize) -> Step {
-        let marks = step.marks(CHUNK);
+    fn new(index: usize, step: Arc<Indexed>, held: Held, threads: usize) -> Step {
+        let marks = step.pile.marks(CHUNK);
         Step {
             index,
             finished: marks.iter().map(|_| AtomicBool::new(false)).collect(),
@@ -98,13 +174,12 @@ impl Step {
         }
     }
 
-    fn held(&self) -> &Pile {
-        self.held.as_ref().unwrap_or(&self.step)
-    }
-
     /// The positions of `chunk`, in increasing order.
     fn chunk(&self, chunk: usize) -> impl Iterator<Item = u64> + '_ {
-        self.step.increasing_from(self.marks[chunk]).take(CHUNK)
+        self.step
+            .pile
+            .increasing_from(self.marks[chunk])
+            .take(CHUNK)
     }
 
     fn locked_found(&self) -> Vec<MutexGuard<'_, Pile>> {
@@ -123,14 +198,10 @@ enum Part {
 }
 
 /// The members of settled `piles`, in increasing order, each once.
-fn union_of<'a>(
-    piles: &'a [impl std::ops::Deref<Target = Pile>],
-) -> Box<dyn Iterator<Item = u64> + 'a> {
-    piles
-        .iter()
-        .fold(Box::new(std::iter::empty()), |members, pile| {
-            Box::new(Union::of(members, pile.increasing()))
-        })
+fn union_of<'a>(piles: impl Iterator<Item = &'a Pile>) -> Box<dyn Iterator<Item = u64> + 'a> {
+    piles.fold(Box::new(std::iter::empty()), |members, pile| {
+        Box::new(Union::of(members, pile.increasing()))
+    })
 }
 
 impl<G: Layered> Search<'_, G> {
@@ -189,14 +260,16 @@ impl<G: Layered> Search<'_, G> {
     }
 
     /// Cell `index` of `layer` searched breadth-first in little memory:
-    /// the positions held sorted and packed, and at each step the new
-    /// positions, its children in the cell not held yet, found by one
-    /// merge of the two (delayed duplicate detection). The moves within a
-    /// cell are not all reversible (cards forced up among them), so all
-    /// the positions held are asked, not the last steps'. The same
-    /// positions as the set's search, the same moves out, the same count.
-    /// Each step is shared with the threads that have no cell to take
-    /// (`help`); this one, `slot`, merges it.
+    /// the positions held sorted and packed ([`Held`]), and at each step
+    /// the new positions, its children in the cell not held yet, each
+    /// looked for among those held as its chunk ends and gathered at the
+    /// step's end. The moves within a cell are not all reversible (cards
+    /// forced up among them), so all the positions held are asked, not
+    /// the last steps'. The same positions as the set's search, the same
+    /// moves out, the same count. Each step is shared with the threads
+    /// that have no cell to take (`help`); this one, `slot`, gathers it.
+    /// The first step is the cell's entries themselves, not a copy
+    /// (`Entries::share_as_step`).
     /// A save asking is answered once the cell is kept as it stands
     /// (`keep_step`), so that a cell of hours killed halfway resumes
     /// halfway. `should_stop`, given the positions held, is asked every
@@ -220,8 +293,7 @@ impl<G: Layered> Search<'_, G> {
             .fetch_max(layer.lean.load(Relaxed), Relaxed);
         // The first step: the entries (the positions left to search, for
         // a cell resumed under way); held: they and those it had searched,
-        // or `None` where that is the step itself (a copy of 692.5 M
-        // entries, 2 GB, saved: BakersDozen.191326999's layer 34).
+        // each a pile of its own.
         let (mut step, mut held) = {
             let mut entries = lock(pile);
             let before = (entries.len(), entries.bytes());
@@ -234,14 +306,33 @@ impl<G: Layered> Search<'_, G> {
                 Some(Err(_)) => return CellEnd::Refused,
                 _ => kept.as_ref(),
             };
-            let step = Packer::pack(entries.increasing());
-            let held = searched.map(|searched| {
-                Packer::pack(Union::of(entries.increasing(), searched.increasing()))
-            });
-            match (step, held.transpose()) {
-                (Ok(step), Ok(held)) => (step, held),
-                _ => return CellEnd::Refused,
+            let mut held = Held::default();
+            let step = match searched {
+                // Those it had searched are not left to search (`keep`).
+                Some(searched) => {
+                    let step =
+                        Packer::pack(Difference::of(entries.increasing(), searched.increasing()));
+                    let searched = Packer::pack(searched.increasing());
+                    let (Ok(step), Ok(searched)) = (step, searched) else {
+                        return CellEnd::Refused;
+                    };
+                    let (Ok(step), Ok(searched)) = (Indexed::new(step), Indexed::new(searched))
+                    else {
+                        return CellEnd::Refused;
+                    };
+                    held.0.push(searched);
+                    step
+                }
+                // The entries themselves, shared with the cell's pile.
+                None => match entries.share_as_step() {
+                    Ok(step) => step,
+                    Err(_) => return CellEnd::Refused,
+                },
+            };
+            if held.add(Arc::clone(&step)).is_err() {
+                return CellEnd::Refused;
             }
+            (step, held)
         };
         loop {
             let shared = Arc::new(Step::new(index, step, held, self.limits.threads));
@@ -265,32 +356,24 @@ impl<G: Layered> Search<'_, G> {
             if found.iter_mut().any(|found| found.settle().is_err()) {
                 return CellEnd::Refused;
             }
-            // One merge: the positions held and the children, each once;
-            // the children not held are the next step.
-            let (mut fresh, mut all) = (Packer::default(), Packer::default());
-            let mut members = shared.held().increasing().peekable();
-            let mut ok = true;
-            for child in union_of(&found) {
-                while let Some(member) = members.next_if(|&member| member < child) {
-                    ok &= all.push(member).is_ok();
-                }
-                if members.next_if_eq(&child).is_none() {
-                    ok &= fresh.push(child).is_ok();
-                }
-                ok &= all.push(child).is_ok();
+            // The children found, none of them held (`search_chunks`),
+            // each once: the next step, and held from now on.
+            let Ok(fresh) = Packer::pack(union_of(found.iter().map(|found| &**found))) else {
+                return CellEnd::Refused;
+            };
+            drop(found);
+            held = shared.held.clone();
+            drop(shared);
+            if fresh.len() == 0 {
+                return CellEnd::Done(held.len());
             }
-            for member in members {
-                ok &= all.push(member).is_ok();
-            }
-            if !ok {
+            let Ok(fresh) = Indexed::new(fresh) else {
+                return CellEnd::Refused;
+            };
+            if held.add(Arc::clone(&fresh)).is_err() {
                 return CellEnd::Refused;
             }
-            if fresh.len() == 0 {
-                return CellEnd::Done(all.len());
-            }
-            drop(found);
-            held = Some(all.finish());
-            step = fresh.finish();
+            step = fresh;
         }
     }
 
@@ -313,7 +396,7 @@ impl<G: Layered> Search<'_, G> {
             if self.refused.load(Relaxed) {
                 return Part::Refused;
             }
-            if should_stop(step.held().len()) {
+            if should_stop(step.held.len()) {
                 return Part::Stopped;
             }
             std::thread::sleep(IDLE);
@@ -385,7 +468,7 @@ impl<G: Layered> Search<'_, G> {
         let cell = layer.cells[step.index].0;
         let fixed_cards = game.game().fixed_cards(&keys.position(cell, 0));
         let in_cell = game.in_cell(keys, cell);
-        let held = step.held().len();
+        let held = step.held.len();
         let count = |positions: usize| {
             step.counted.fetch_add(positions, Relaxed);
             layer.under_way.fetch_add(positions, Relaxed);
@@ -455,9 +538,11 @@ impl<G: Layered> Search<'_, G> {
             if children.fold().is_err() {
                 return Part::Refused;
             }
-            // Finished: its moves out filed, then its children handed
-            // over and the chunk marked, under one lock (`keep_step`).
+            // Finished: its moves out filed, then its children not held
+            // handed over and the chunk marked, under one lock
+            // (`keep_step`).
             self.deliver_all(outbox);
+            children.sorted.retain(|&runs| !step.held.holds(runs));
             let mut found = lock(&step.found[slot]);
             if children
                 .sorted
@@ -490,7 +575,7 @@ impl<G: Layered> Search<'_, G> {
     /// searched yet, as `keep_under_way`.
     fn keep_step(&self, layer: &ThisLayer, step: &Step, outbox: &mut Outbox) -> bool {
         self.deliver_all(outbox);
-        let copies = 2 * step.held().bytes() as u64;
+        let copies = 2 * step.held.bytes() as u64;
         if self.room(layer).is_some_and(|room| room < copies) {
             return true;
         }
@@ -505,8 +590,8 @@ impl<G: Layered> Search<'_, G> {
                 .filter(|&chunk| !finished[chunk])
                 .flat_map(|chunk| step.chunk(chunk))
         };
-        let held = step.held();
-        let children = Difference::of(union_of(&found), held.increasing());
+        let held = &step.held;
+        let children = union_of(found.iter().map(|found| &**found));
         let to_search = Packer::pack(Union::of(left(), children));
         let searched = Packer::pack(Difference::of(held.increasing(), left()));
         match (to_search, searched) {
