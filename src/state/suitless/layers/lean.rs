@@ -56,7 +56,7 @@ pub(super) enum Claim {
 }
 
 /// A settled pile of a cell's positions, with where to look for one
-/// ([`Pile::holds`]).
+/// ([`Pile::drop_held`]).
 pub(super) struct Indexed {
     pile: Pile,
     index: Index,
@@ -97,12 +97,15 @@ impl Held {
         self.0.iter().map(|held| held.pile.bytes()).sum()
     }
 
-    /// Whether `member` is held: asked of the largest pile first, where
-    /// most children are.
-    fn holds(&self, member: u64) -> bool {
-        self.0
-            .iter()
-            .any(|held| held.pile.holds(&held.index, member))
+    /// `members`, increasing, without those held: asked of the largest
+    /// pile first, where most are.
+    fn drop_held(&self, members: &mut Vec<u64>) {
+        for held in &self.0 {
+            if members.is_empty() {
+                return;
+            }
+            held.pile.drop_held(&held.index, members);
+        }
     }
 
     /// Every member, in increasing order.
@@ -542,7 +545,7 @@ impl<G: Layered> Search<'_, G> {
             // handed over and the chunk marked, under one lock
             // (`keep_step`).
             self.deliver_all(outbox);
-            children.sorted.retain(|&runs| !step.held.holds(runs));
+            step.held.drop_held(&mut children.sorted);
             let mut found = lock(&step.found[slot]);
             if children
                 .sorted
