@@ -31,10 +31,15 @@ const CHUNK: usize = if cfg!(test) { 8 } else { 1 << 16 };
 const IDLE: Duration = Duration::from_millis(2);
 
 /// The bytes a cell searched breadth-first comes to take, by entry, at
-/// most: its positions packed, the children of a step loose, and both
-/// again while they are merged. BakersDozen.191326999's two largest cells
-/// of its layer 36, searched at once, held 7.7 GB for 804 M positions,
-/// about one position an entry (docs/hard-deals.md).
+/// most: its positions packed and their marks, the new children of a
+/// step, and the piles of about their size merged. Measured before the
+/// children were looked for as each chunk ends, when every child waited
+/// for the step's merge and the merge copied every position held:
+/// BakersDozen.191326999's two largest cells of its layer 36, searched at
+/// once, held 7.7 GB for 804 M positions, about one position an entry
+/// (docs/hard-deals.md); its layer 37's largest cell grew by some 20
+/// bytes a position. Not lowered until a cell of a billion is measured
+/// the new way: a figure too low would start two such cells at once.
 const BYTES_PER_ENTRY: u64 = 10;
 
 /// How long the memory free, once asked, serves the layer's threads:
