@@ -332,7 +332,10 @@ impl Shards {
         });
         cells
             .into_iter()
-            .map(|(cell, pile, kept)| (cell, Mutex::new(Entries::Pile(pile)), Mutex::new(kept)))
+            .map(|(cell, pile, kept)| {
+                let kept = kept.map(Entries::Pile);
+                (cell, Mutex::new(Entries::Pile(pile)), Mutex::new(kept))
+            })
             .collect()
     }
 }
@@ -351,13 +354,14 @@ fn joined(here: &mut Pile, mut other: Pile) -> Result<Pile, std::collections::Tr
 /// under way, the positions it has still to search), and the positions
 /// it has searched, if it was saved under way (`checkpoint.rs`). Locked
 /// in that order.
-type TakenCell = (u64, Mutex<Entries>, Mutex<Option<Pile>>);
+type TakenCell = (u64, Mutex<Entries>, Mutex<Option<Entries>>);
 
-/// A cell's entries while its layer is under way: in their pile, or, once
-/// its search breadth-first has begun, its first step's, shared with it
-/// rather than copied (BakersDozen.191326999's layer 37 begins with a cell
-/// of 1.1 G entries, some 2.4 GB). Either way a save finds them there
-/// until the cell is retired.
+/// A cell's entries while its layer is under way (or the positions it
+/// had searched, for a cell resumed under way): in their pile, or, once
+/// its search breadth-first has begun, shared with it rather than copied
+/// (BakersDozen.191326999's layer 37 begins with a cell of 1.1 G entries,
+/// some 2.4 GB). Either way a save finds them there until the cell is
+/// retired.
 enum Entries {
     Pile(Pile),
     Step(Arc<lean::Indexed>),
@@ -378,9 +382,9 @@ impl Entries {
         }
     }
 
-    /// Settled entries made a first step, shared with this cell; where
-    /// memory is refused, they stay as they were.
-    fn share_as_step(&mut self) -> Result<Arc<lean::Indexed>, TryReserveError> {
+    /// Settled entries indexed and shared with the cell's search
+    /// breadth-first; where memory is refused, they stay as they were.
+    fn share(&mut self) -> Result<Arc<lean::Indexed>, TryReserveError> {
         let step = match self {
             Entries::Pile(pile) => {
                 let index = pile.index()?;
@@ -936,7 +940,7 @@ impl<G: Layered> Search<'_, G> {
         {
             std::thread::sleep(Duration::from_millis(5));
         }
-        let piles: Vec<(u64, MutexGuard<Entries>, MutexGuard<Option<Pile>>)> = layer
+        let piles: Vec<(u64, MutexGuard<Entries>, MutexGuard<Option<Entries>>)> = layer
             .cells
             .iter()
             .map(|(cell, pile, kept)| {
@@ -950,7 +954,7 @@ impl<G: Layered> Search<'_, G> {
             if pile.len() > 0 {
                 left.push((*cell, pile));
                 if let Some(kept) = kept.as_ref() {
-                    left.push((cell | checkpoint::UNDER_WAY, kept));
+                    left.push((cell | checkpoint::UNDER_WAY, &**kept));
                 }
             }
         }
@@ -1018,7 +1022,7 @@ impl<G: Layered> Search<'_, G> {
             (to_search.len(), to_search.bytes()),
         );
         *pile = Entries::Pile(to_search);
-        *lock(kept) = Some(searched);
+        *lock(kept) = Some(Entries::Pile(searched));
     }
 
     /// Files `runs` under `cell` in layer `number`, by way of `outbox`.
@@ -1147,7 +1151,7 @@ impl<G: Layered> Search<'_, G> {
             // cell is retired.
             let entries = lock(pile);
             let kept = lock(kept);
-            let before = kept.as_ref().map_or(0, Pile::len);
+            let before = kept.as_ref().map_or(0, |kept| kept.len());
             if inside.try_reserve(entries.len() + before).is_err()
                 || stack.try_reserve(entries.len()).is_err()
             {

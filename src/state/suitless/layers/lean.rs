@@ -15,7 +15,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::{
-    Answers, CellEnd, End, Layered, NEXT_SHARE, Outbox, Repeats, Running, Search, ThisLayer,
+    Answers, CellEnd, End, Entries, Layered, NEXT_SHARE, Outbox, Repeats, Running, Search,
+    ThisLayer,
 };
 use crate::lock::lock;
 use crate::state::suitless::pile::{Difference, Index, Mark, Packer, Pile, Union};
@@ -229,7 +230,7 @@ impl<G: Layered> Search<'_, G> {
             let Some((_, pile, kept)) = layer.cells.get(index) else {
                 return Claim::NoneLeft;
             };
-            let entries = lock(pile).len() + lock(kept).as_ref().map_or(0, Pile::len);
+            let entries = lock(pile).len() + lock(kept).as_ref().map_or(0, |kept| kept.len());
             let lean = entries >= self.limits.lean_from;
             if lean {
                 let beside = layer.lean_entries.load(Relaxed);
@@ -277,7 +278,7 @@ impl<G: Layered> Search<'_, G> {
     /// moves out, the same count. Each step is shared with the threads
     /// that have no cell to take (`help`); this one, `slot`, gathers it.
     /// The first step is the cell's entries themselves, not a copy
-    /// (`Entries::share_as_step`).
+    /// (`Entries::share`).
     /// A save asking is answered once the cell is kept as it stands
     /// (`keep_step`), so that a cell of hours killed halfway resumes
     /// halfway. `should_stop`, given the positions held, is asked every
@@ -310,29 +311,40 @@ impl<G: Layered> Search<'_, G> {
             }
             self.held.changed(before, (entries.len(), entries.bytes()));
             let mut kept = lock(kept);
-            let searched = match kept.as_mut().map(Pile::settle) {
-                Some(Err(_)) => return CellEnd::Refused,
-                _ => kept.as_ref(),
-            };
+            if kept
+                .as_mut()
+                .map(Entries::settle)
+                .is_some_and(|s| s.is_err())
+            {
+                return CellEnd::Refused;
+            }
             let mut held = Held::default();
-            let step = match searched {
-                // Those it had searched are not left to search (`keep`).
+            let step = match kept.as_mut() {
+                // Those it had searched, held, and those it has left
+                // (`keep` makes the two apart), each shared with the cell.
                 Some(searched) => {
-                    let step =
-                        Packer::pack(Difference::of(entries.increasing(), searched.increasing()));
-                    let searched = Packer::pack(searched.increasing());
-                    let (Ok(step), Ok(searched)) = (step, searched) else {
+                    let apart = Difference::of(entries.increasing(), searched.increasing()).count()
+                        == entries.len();
+                    let Ok(searched) = searched.share() else {
                         return CellEnd::Refused;
                     };
-                    let (Ok(step), Ok(searched)) = (Indexed::new(step), Indexed::new(searched))
-                    else {
+                    let step = if apart {
+                        entries.share()
+                    } else {
+                        Packer::pack(Difference::of(
+                            entries.increasing(),
+                            searched.pile().increasing(),
+                        ))
+                        .and_then(Indexed::new)
+                    };
+                    let Ok(step) = step else {
                         return CellEnd::Refused;
                     };
                     held.0.push(searched);
                     step
                 }
                 // The entries themselves, shared with the cell's pile.
-                None => match entries.share_as_step() {
+                None => match entries.share() {
                     Ok(step) => step,
                     Err(_) => return CellEnd::Refused,
                 },
