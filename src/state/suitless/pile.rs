@@ -135,17 +135,25 @@ impl Pile {
     /// Where each run of `every` members begins, the first at the
     /// first member: one pass over the bytes.
     pub(super) fn marks(&self, every: usize) -> Vec<Mark> {
+        let mut marks = Vec::with_capacity(self.sorted.div_ceil(every.max(1)));
+        marks.extend(self.each_mark(every));
+        marks
+    }
+
+    /// [`Pile::marks`], one at a time: for them, and for an [`Index`].
+    fn each_mark(&self, every: usize) -> impl Iterator<Item = Mark> + '_ {
         debug_assert!(self.loose.is_empty(), "a pile not settled");
         let mut members = self.increasing();
-        let mut marks = Vec::with_capacity(self.sorted.div_ceil(every.max(1)));
-        while members.at < self.packed.len() {
-            marks.push(Mark {
-                at: members.at,
-                last: members.last,
-            });
-            members.by_ref().take(every.max(1)).for_each(drop);
-        }
-        marks
+        std::iter::from_fn(move || {
+            (members.at < self.packed.len()).then(|| {
+                let mark = Mark {
+                    at: members.at,
+                    last: members.last,
+                };
+                members.by_ref().take(every.max(1)).for_each(drop);
+                mark
+            })
+        })
     }
 
     /// Its members from `mark` on (one of its own [`Pile::marks`]), in
@@ -168,16 +176,13 @@ impl Pile {
     /// member before every [`INDEX_EVERY`]th member, about a fifth of
     /// the pile's bytes beside it.
     pub(super) fn index(&self) -> Result<Index, TryReserveError> {
-        debug_assert!(self.loose.is_empty(), "a pile not settled");
         let blocks = self.sorted.div_ceil(INDEX_EVERY);
         let mut index = Index::default();
         index.lasts.try_reserve_exact(blocks)?;
         index.ats.try_reserve_exact(blocks)?;
-        let mut members = self.increasing();
-        while members.at < self.packed.len() {
-            index.lasts.push(members.last);
-            index.ats.push(members.at);
-            members.by_ref().take(INDEX_EVERY).for_each(drop);
+        for mark in self.each_mark(INDEX_EVERY) {
+            index.lasts.push(mark.last);
+            index.ats.push(mark.at);
         }
         Ok(index)
     }
@@ -207,12 +212,11 @@ impl Pile {
             }
             let end = probe.min(lasts.len());
             block += lasts[block + 1..end].partition_point(|&last| last < member);
-            let mut read = Increasing {
-                packed: &self.packed,
+            let mark = Mark {
                 at: index.ats[block],
                 last: lasts[block],
             };
-            read.find(|&m| m >= member) != Some(member)
+            self.increasing_from(mark).find(|&m| m >= member) != Some(member)
         });
     }
 }

@@ -15,8 +15,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::{
-    Answers, CellEnd, End, Entries, Layered, NEXT_SHARE, Outbox, Repeats, Running, Search,
-    ThisLayer,
+    Answers, CellEnd, End, Layered, NEXT_SHARE, Outbox, Repeats, Running, Search, ThisLayer,
 };
 use crate::lock::lock;
 use crate::state::suitless::pile::{Difference, Index, Mark, Packer, Pile, Union};
@@ -311,10 +310,8 @@ impl<G: Layered> Search<'_, G> {
             }
             self.held.changed(before, (entries.len(), entries.bytes()));
             let mut kept = lock(kept);
-            if kept
-                .as_mut()
-                .map(Entries::settle)
-                .is_some_and(|s| s.is_err())
+            if let Some(searched) = kept.as_mut()
+                && searched.settle().is_err()
             {
                 return CellEnd::Refused;
             }
