@@ -231,24 +231,40 @@ impl<G: Layered> Search<'_, G> {
             };
             let entries = lock(pile).len() + lock(kept).as_ref().map_or(0, |kept| kept.len());
             let lean = entries >= self.limits.lean_from;
+            // Its entries counted before the cell is taken, in one step
+            // with the look at those beside it: two threads taking cells
+            // at once (a layer's start) must not both see none beside
+            // them (`cells_breadth_first_wait_for_room_in_memory` caught it once).
             if lean {
-                let beside = layer.lean_entries.load(Relaxed);
-                let need = (entries + beside) as u64 * BYTES_PER_ENTRY;
-                if beside > 0 && self.room(layer).is_some_and(|room| room < need) {
-                    return Claim::NoRoom;
+                let mut beside = layer.lean_entries.load(Relaxed);
+                loop {
+                    let need = (entries + beside) as u64 * BYTES_PER_ENTRY;
+                    if beside > 0 && self.room(layer).is_some_and(|room| room < need) {
+                        return Claim::NoRoom;
+                    }
+                    match layer.lean_entries.compare_exchange_weak(
+                        beside,
+                        beside + entries,
+                        Relaxed,
+                        Relaxed,
+                    ) {
+                        Ok(_) => break,
+                        Err(now) => beside = now,
+                    }
                 }
             }
             match layer
                 .next
                 .compare_exchange_weak(index, index + 1, Relaxed, Relaxed)
             {
-                Ok(_) => {
+                Ok(_) => return Claim::Cell(index, entries),
+                Err(now) => {
+                    // Another thread took it: counted for nothing.
                     if lean {
-                        layer.lean_entries.fetch_add(entries, Relaxed);
+                        layer.lean_entries.fetch_sub(entries, Relaxed);
                     }
-                    return Claim::Cell(index, entries);
+                    index = now;
                 }
-                Err(now) => index = now,
             }
         }
     }
