@@ -29,6 +29,15 @@
 //! ones are a second pile under the same cell, its key marked
 //! [`UNDER_WAY`].
 //!
+//! A layer's cells may wait in spill files too (`spill.rs`), read one by
+//! one as the layer's threads take them. A save inside the layer names
+//! those files, and marks each cell with entries still there: a pile of
+//! nothing under its key marked [`ON_DISK`] (beside its own pile, if it
+//! has entries in memory too). Resumed, the layer reads from its files
+//! those cells alone, so a cell retired since never returns. Where none
+//! is marked, the files of the first layer are read whole, as those of
+//! the layers above.
+//!
 //! The file: a header naming the format, the game's fingerprint (its
 //! columns' cards, its rules and its start: a checkpoint resumes only
 //! its own game), the next layer and the positions counted; then every
@@ -124,7 +133,7 @@ impl Resumed {
     pub fn waiting(&self) -> usize {
         self.cells
             .iter()
-            .filter(|(_, cell, _)| cell & UNDER_WAY == 0)
+            .filter(|(_, cell, _)| cell & (UNDER_WAY | ON_DISK) == 0)
             .map(|(_, _, pile)| pile.len())
             .sum()
     }
@@ -139,7 +148,7 @@ impl Resumed {
         for (layer, _, pile) in self
             .cells
             .iter()
-            .filter(|(_, cell, _)| cell & UNDER_WAY == 0)
+            .filter(|(_, cell, _)| cell & (UNDER_WAY | ON_DISK) == 0)
         {
             match layers.last_mut() {
                 Some((last, entries, cells)) if last == layer => {
@@ -190,11 +199,19 @@ impl Resumed {
         input
             .read_exact(&mut magic)
             .ok()
-            .filter(|_| magic == MAGIC || magic == MAGIC_UNSPILLED || magic == MAGIC_BEFORE)
+            .filter(|_| {
+                [MAGIC, MAGIC_UNMARKED, MAGIC_UNSPILLED, MAGIC_BEFORE].contains(&&magic[..])
+            })
             .ok_or_else(|| {
                 format!("{shown} is not a checkpoint of the suitless search in layers")
             })?;
-        let marks = magic != MAGIC_BEFORE;
+        let marks = if magic == MAGIC {
+            UNDER_WAY | ON_DISK
+        } else if magic == MAGIC_BEFORE {
+            0
+        } else {
+            UNDER_WAY
+        };
         let damaged = |e: io::Error| match e.kind() {
             io::ErrorKind::OutOfMemory => format!("{shown}: not memory enough to read it back"),
             io::ErrorKind::UnexpectedEof => format!("{shown} is cut short"),
@@ -209,7 +226,7 @@ impl Resumed {
         let (layer, total) = (read_u64(&mut input), read_u64(&mut input));
         let (layer, total) = (layer.map_err(damaged)?, total.map_err(damaged)?);
         let cells = read_cells(&mut input, layer, marks).map_err(damaged)?;
-        let spilled = if magic == MAGIC {
+        let spilled = if magic == MAGIC || magic == MAGIC_UNMARKED {
             read_spilled(&mut input, layer).map_err(damaged)?
         } else {
             Vec::new()
@@ -240,7 +257,11 @@ impl Resumed {
 }
 
 /// The file's first bytes: its format, and its version.
-const MAGIC: &[u8] = b"xpat-solver: suitless search in layers, checkpoint 3\n";
+const MAGIC: &[u8] = b"xpat-solver: suitless search in layers, checkpoint 4\n";
+
+/// The version before cells were marked on disk ([`ON_DISK`]): still
+/// read.
+const MAGIC_UNMARKED: &[u8] = b"xpat-solver: suitless search in layers, checkpoint 3\n";
 
 /// The version before spill files were named (no list after the
 /// cells): still read.
@@ -255,6 +276,11 @@ const MAGIC_BEFORE: &[u8] = b"xpat-solver: suitless search in layers, checkpoint
 /// cell's bits (`CELL_BITS`), so it comes after the unmarked cells of
 /// its layer in the file's order.
 pub(super) const UNDER_WAY: u64 = 1 << 63;
+
+/// The mark on a cell's key, with a pile of nothing, whose entries wait
+/// in the spill files of the layer under way (the module doc): between
+/// the unmarked cells of its layer and those marked [`UNDER_WAY`].
+pub(super) const ON_DISK: u64 = 1 << 62;
 
 /// The mark after the last cell, before the checksum.
 const END: &[u8] = b"end\n";
@@ -361,12 +387,13 @@ pub(super) fn directory(path: &Path) -> PathBuf {
 
 /// The cells of a file, up to the mark after the last: each in a layer
 /// from `first` on, in increasing order of layer and cell (so none twice);
-/// with `marks`, the positions searched of cells under way too, in
-/// `first` only, each after its cell.
+/// with the `marks` its version knows, in `first` only, the positions
+/// searched of cells under way too, each after its cell, and the cells
+/// on disk, each with a pile of nothing.
 fn read_cells(
     input: &mut impl Read,
     first: u64,
-    marks: bool,
+    marks: u64,
 ) -> io::Result<Vec<(usize, u64, Pile)>> {
     let mut cells = Vec::new();
     let mut last = None;
@@ -377,10 +404,12 @@ fn read_cells(
         }
         let cell = read_u64(input)?;
         let marked = cell & UNDER_WAY != 0;
+        let mark = cell & (UNDER_WAY | ON_DISK);
         if layer < first
             || layer > 2 * crate::cards::CARDS as u64
-            || cell & !UNDER_WAY >= 1 << super::CELL_BITS
-            || (marked && (!marks || layer != first))
+            || cell & !mark >= 1 << super::CELL_BITS
+            || mark == UNDER_WAY | ON_DISK
+            || (mark != 0 && (marks & mark == 0 || layer != first))
         {
             return Err(invalid("a cell out of range"));
         }
@@ -401,6 +430,9 @@ fn read_cells(
         }
         last = Some((layer, cell));
         let pile = Pile::read_from(input)?;
+        if mark == ON_DISK && pile.len() > 0 {
+            return Err(invalid("a cell on disk with entries"));
+        }
         if cells.len() == cells.capacity() {
             cells
                 .try_reserve(cells.len().max(1024))

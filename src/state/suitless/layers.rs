@@ -53,13 +53,13 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::cell_set::CellSet;
 use super::checkpoint::{self, Checkpoint, Saved};
 use super::halves::Halves;
 use super::pile::{Packer, Pile, Union};
-use super::spill::{self, Spilled};
+use super::spill::{self, Piece, Spilled};
 use super::{CELL_BITS, Game, Moves, Position, Suitless};
 use crate::cards::{CARDS, SUITS};
 use crate::lock::lock;
@@ -318,23 +318,35 @@ impl Shards {
     /// 32 has cells of more than 50 minutes). Entries are what is known
     /// of a cell before it is searched; larger cells tend to have more.
     /// A cell saved under way (`checkpoint.rs`) comes with the positions
-    /// it had searched, taken from `kept`, and counts them too.
-    fn take(&self, kept: &mut FxHashMap<u64, Pile>) -> Vec<TakenCell> {
-        let mut cells: Vec<(u64, Pile, Option<Pile>)> = self
+    /// it had searched, taken from `kept`, and counts them too; a cell
+    /// spilled to disk, with its pieces there, taken from `on_disk`.
+    fn take(
+        &self,
+        kept: &mut FxHashMap<u64, Pile>,
+        mut on_disk: FxHashMap<u64, Vec<Piece>>,
+    ) -> Vec<TakenCell> {
+        let mut cells: Vec<(u64, Entries, Option<Pile>)> = self
             .0
             .iter()
             .flat_map(|shard| std::mem::take(&mut *lock(shard)))
-            .map(|(cell, pile)| (cell, pile, kept.remove(&cell)))
+            .map(|(cell, pile)| match on_disk.remove(&cell) {
+                None => (cell, Entries::Pile(pile), kept.remove(&cell)),
+                Some(pieces) => (cell, Entries::Disk(pieces, pile), kept.remove(&cell)),
+            })
             .collect();
-        cells.sort_by_key(|(cell, pile, kept)| {
-            let size = pile.len() + kept.as_ref().map_or(0, Pile::len);
+        cells.extend(on_disk.into_iter().map(|(cell, pieces)| {
+            let entries = Entries::Disk(pieces, Pile::default());
+            (cell, entries, kept.remove(&cell))
+        }));
+        cells.sort_by_key(|(cell, entries, kept)| {
+            let size = entries.len() + kept.as_ref().map_or(0, Pile::len);
             (std::cmp::Reverse(size), *cell)
         });
         cells
             .into_iter()
-            .map(|(cell, pile, kept)| {
+            .map(|(cell, entries, kept)| {
                 let kept = kept.map(Entries::Pile);
-                (cell, Mutex::new(Entries::Pile(pile)), Mutex::new(kept))
+                (cell, Mutex::new(entries), Mutex::new(kept))
             })
             .collect()
     }
@@ -361,10 +373,14 @@ type TakenCell = (u64, Mutex<Entries>, Mutex<Option<Entries>>);
 /// its search breadth-first has begun, shared with it rather than copied
 /// (BakersDozen.191326999's layer 37 begins with a cell of 1.1 G entries,
 /// some 2.4 GB). Either way a save finds them there until the cell is
-/// retired.
+/// retired. Until the cell is taken, they may lie in spill files too,
+/// beside those in memory (`Disk`; `spill.rs`): read when it is taken
+/// (`Search::load`). As a pile ([`std::ops::Deref`]) they are those in
+/// memory.
 enum Entries {
     Pile(Pile),
     Step(Arc<lean::Indexed>),
+    Disk(Vec<Piece>, Pile),
 }
 
 impl Default for Entries {
@@ -374,10 +390,26 @@ impl Default for Entries {
 }
 
 impl Entries {
-    /// Its members settled (the same members, each once).
+    /// Its entries, those on disk too (repeats among loose members
+    /// counted).
+    fn len(&self) -> usize {
+        let on_disk = match self {
+            Entries::Disk(pieces, _) => pieces.iter().map(|piece| piece.entries).sum(),
+            _ => 0,
+        };
+        on_disk + (**self).len()
+    }
+
+    /// Whether some of them lie on disk.
+    fn on_disk(&self) -> bool {
+        matches!(self, Entries::Disk(pieces, _) if !pieces.is_empty())
+    }
+
+    /// Its members settled (the same members, each once); none on disk
+    /// (`Search::load` read them).
     fn settle(&mut self) -> Result<(), TryReserveError> {
         match self {
-            Entries::Pile(pile) => pile.settle(),
+            Entries::Pile(pile) | Entries::Disk(_, pile) => pile.settle(),
             Entries::Step(_) => Ok(()),
         }
     }
@@ -386,7 +418,7 @@ impl Entries {
     /// breadth-first; where memory is refused, they stay as they were.
     fn share(&mut self) -> Result<Arc<lean::Indexed>, TryReserveError> {
         let step = match self {
-            Entries::Pile(pile) => {
+            Entries::Pile(pile) | Entries::Disk(_, pile) => {
                 let index = pile.index()?;
                 lean::Indexed::of(std::mem::take(pile), index)
             }
@@ -402,7 +434,7 @@ impl std::ops::Deref for Entries {
 
     fn deref(&self) -> &Pile {
         match self {
-            Entries::Pile(pile) => pile,
+            Entries::Pile(pile) | Entries::Disk(_, pile) => pile,
             Entries::Step(step) => step.pile(),
         }
     }
@@ -472,6 +504,7 @@ pub(super) fn search_game<G: Layered>(
         held: Held::default(),
         kept: Mutex::default(),
         spilled: Mutex::default(),
+        marked_on_disk: Mutex::default(),
     };
     let (first, mut total) = match from {
         None => {
@@ -503,6 +536,13 @@ pub(super) fn search_game<G: Layered>(
                     kept.insert(cell & !checkpoint::UNDER_WAY, pile);
                     continue;
                 }
+                if cell & checkpoint::ON_DISK != 0 {
+                    let mut marked = lock(&search.marked_on_disk);
+                    marked
+                        .get_or_insert_default()
+                        .insert(cell & !checkpoint::ON_DISK);
+                    continue;
+                }
                 search.held.changed((0, 0), (pile.len(), pile.bytes()));
                 lock(&search.layers[number].0[shard(cell)]).insert(cell, pile);
             }
@@ -515,27 +555,37 @@ pub(super) fn search_game<G: Layered>(
         if (limits.stopped)() {
             return Suitless::Open { positions: total };
         }
-        let read_back = search.read_back(number);
-        let cells = search.layers[number].take(&mut lock(&search.kept));
-        if let Err(message) = read_back {
-            progress(&Layer {
-                number,
-                done: false,
-                positions: 0,
-                cells: 0,
-                total,
-                under_way: 0,
-                lean_at_once: 0,
-                waiting: search.held.entries.load(Relaxed),
-                bytes: search.held.bytes.load(Relaxed),
-                elapsed: began.elapsed(),
-                saved: None,
-                spilled: Some(Err(message)),
-            });
-            return Suitless::Open { positions: total };
-        }
+        let unread = |message| Layer {
+            number,
+            done: false,
+            positions: 0,
+            cells: 0,
+            total,
+            under_way: 0,
+            lean_at_once: 0,
+            waiting: search.held.entries.load(Relaxed),
+            bytes: search.held.bytes.load(Relaxed),
+            elapsed: began.elapsed(),
+            saved: None,
+            spilled: Some(Err(message)),
+        };
+        let cells = match search.on_disk(number) {
+            Ok(on_disk) => search.layers[number].take(&mut lock(&search.kept), on_disk),
+            Err(message) => {
+                progress(&unread(message));
+                return Suitless::Open { positions: total };
+            }
+        };
         if cells.is_empty() {
+            lock(&search.spilled).layer_done();
             continue;
+        }
+        if let Some(spilled) = search.spill_layer(number, &cells) {
+            progress(&Layer {
+                spilled: Some(spilled),
+                cells: cells.len(),
+                ..unread(String::new())
+            });
         }
         let layer = ThisLayer {
             number,
@@ -552,6 +602,7 @@ pub(super) fn search_game<G: Layered>(
             lean_at_once: AtomicUsize::new(0),
             room: Mutex::default(),
             steps: Mutex::default(),
+            unread: Mutex::default(),
         };
         let figures = |done: bool, positions: usize| Layer {
             number,
@@ -569,9 +620,9 @@ pub(super) fn search_game<G: Layered>(
         };
         let layer_began = Instant::now();
         let due = |last_saved: Instant| {
-            limits.checkpoint.filter(|c| {
-                last_saved.elapsed() >= c.every && search.held.entries.load(Relaxed) > 0
-            })
+            limits
+                .checkpoint
+                .filter(|c| last_saved.elapsed() >= c.every && search.anything_waiting())
         };
         std::thread::scope(|scope| {
             // The caller's thread reports while the others search: each
@@ -622,7 +673,10 @@ pub(super) fn search_game<G: Layered>(
                         });
                     }
                 }
-                if let Some(spilled) = search.spill_far(number + 2) {
+                // The next layer too: a layer of hours files billions of
+                // entries there (BakersDozen.191326999's first run began
+                // its layer 37 with 6.2 G entries waiting).
+                if let Some(spilled) = search.spill_far(number + 1) {
                     progress(&Layer {
                         spilled: Some(spilled),
                         ..figures(false, layer.retired.load(Relaxed))
@@ -634,8 +688,16 @@ pub(super) fn search_game<G: Layered>(
                 }
             }
         });
+        lock(&search.spilled).layer_done();
         let positions = layer.retired.load(Relaxed);
         let so_far = total + positions;
+        if let Some(message) = lock(&layer.unread).take() {
+            progress(&Layer {
+                spilled: Some(Err(message)),
+                ..figures(false, positions)
+            });
+            return Suitless::Open { positions: so_far };
+        }
         let end = *lock(&layer.end);
         if end == End::Won {
             search.remove_spilled();
@@ -683,8 +745,13 @@ struct Search<'a, G> {
     /// their layer takes them.
     kept: Mutex<FxHashMap<u64, Pile>>,
     /// The entries spilled to disk (`spill.rs`); only the caller's
-    /// thread, between and during layers, spills and reads them back.
+    /// thread, between and during layers, spills them and indexes them,
+    /// and the threads read a cell's when they take it.
     spilled: Mutex<Spilled>,
+    /// The cells of the first layer resumed whose entries a save inside
+    /// it found on disk (`checkpoint::ON_DISK`), if it marked any: those
+    /// alone are read from its files, the others retired since.
+    marked_on_disk: Mutex<Option<FxHashSet<u64>>>,
 }
 
 /// The layer under way.
@@ -718,6 +785,9 @@ struct ThisLayer<'a> {
     /// The memory free when last asked, and when (`Search::room`).
     room: Mutex<Option<(Instant, Option<u64>)>>,
     steps: Mutex<Vec<Arc<lean::Step>>>,
+    /// Why a cell's entries on disk could not be read, if they could
+    /// not: the layer stops, and the search ends open.
+    unread: Mutex<Option<String>>,
 }
 
 impl<G: Layered> Search<'_, G> {
@@ -736,7 +806,16 @@ impl<G: Layered> Search<'_, G> {
         let (path, most) = (checkpoint.path, checkpoint.most_bytes);
         let higher = first + usize::from(under_way.is_some());
         let mut spilled = lock(&self.spilled);
-        let waiting = spilled.waiting.clone();
+        let mut waiting = spilled.waiting.clone();
+        // Cells of the layer under way still on disk: their files too.
+        let marked = |piles: &Vec<(u64, &Pile)>| {
+            piles
+                .iter()
+                .any(|(cell, _)| cell & checkpoint::ON_DISK != 0)
+        };
+        if under_way.as_ref().is_some_and(marked) {
+            waiting.extend(spilled.current.iter().cloned());
+        }
         let saved = checkpoint::write(
             state,
             self.cards,
@@ -795,33 +874,169 @@ impl<G: Layered> Search<'_, G> {
         }
     }
 
-    /// Reads back the entries of layer `number` spilled to disk, if any,
-    /// into its shards: a cell's piles joined.
-    fn read_back(&self, number: usize) -> Result<(), String> {
+    /// The entries of layer `number` spilled to disk, if any, by cell:
+    /// its files checked and indexed ([`spill::index`]), each cell's
+    /// pieces read when it is taken ([`Search::load`]). Resumed from a
+    /// save inside the layer, only the cells it marked on disk.
+    fn on_disk(&self, number: usize) -> Result<FxHashMap<u64, Vec<Piece>>, String> {
+        let mut on_disk: FxHashMap<u64, Vec<Piece>> = FxHashMap::default();
         let Some(c) = &self.limits.checkpoint else {
-            return Ok(());
+            return Ok(on_disk);
         };
+        let marked = lock(&self.marked_on_disk).take();
         let mut spilled = lock(&self.spilled);
         let files = spilled.take_layer(number);
-        let shards = &self.layers[number];
         let mut failed = None;
         for file in &files {
-            let read = spill::read(c.path, file, |cell, pile| self.put_back(shards, cell, pile));
-            if let Err(e) = read {
-                failed = Some(format!(
-                    "cannot read back {}: {e}",
-                    spill::path_of(c.path, file).display()
-                ));
-                break;
+            match spill::index(c.path, file) {
+                Ok(pieces) => {
+                    for (cell, piece) in pieces {
+                        if marked.as_ref().is_none_or(|m| m.contains(&cell)) {
+                            on_disk.entry(cell).or_default().push(piece);
+                        }
+                    }
+                }
+                Err(e) => {
+                    failed = Some(format!(
+                        "cannot read back {}: {e}",
+                        spill::path_of(c.path, file).display()
+                    ));
+                    break;
+                }
             }
         }
-        spilled.read.extend(files);
-        failed.map_or(Ok(()), Err)
+        spilled.current.extend(files);
+        failed.map_or(Ok(on_disk), Err)
+    }
+
+    /// Cell `index` of `layer`, just taken, with its entries on disk
+    /// read back and joined with those in memory, counted in what is
+    /// held: false where they could not be read (`ThisLayer::unread`
+    /// says why) or memory was refused.
+    fn load(&self, layer: &ThisLayer, index: usize) -> bool {
+        let mut entries = lock(&layer.cells[index].1);
+        let Entries::Disk(pieces, pile) = &mut *entries else {
+            return true;
+        };
+        let mut pile = std::mem::take(pile);
+        let before = (pile.len(), pile.bytes());
+        for piece in pieces.iter() {
+            let read = match piece.read() {
+                Ok(read) => read,
+                Err(message) => {
+                    lock(&layer.unread).get_or_insert(message);
+                    return false;
+                }
+            };
+            match joined(&mut pile, read) {
+                Ok(both) => pile = both,
+                Err(_) => {
+                    self.refused.store(true, Relaxed);
+                    return false;
+                }
+            }
+        }
+        self.held.changed(before, (pile.len(), pile.bytes()));
+        *entries = Entries::Pile(pile);
+        true
+    }
+
+    /// At the start of layer `number`, when the entries held take more
+    /// than [`Checkpoint::spill_over`] bytes, writes the piles of its
+    /// `cells` to a spill file of the layer, but for the first ones
+    /// taken, up to a quarter of that bound (and the first cell at
+    /// least): each is read back when it is taken ([`Search::load`]).
+    /// What it did, or why it could not (the piles then stay in memory,
+    /// and no more are spilled in this search); `None` where nothing was
+    /// due.
+    fn spill_layer(&self, number: usize, cells: &[TakenCell]) -> Option<Result<String, String>> {
+        let c = self.limits.checkpoint.as_ref()?;
+        let over = c.spill_over;
+        if self.held.bytes.load(Relaxed) <= over {
+            return None;
+        }
+        let began = Instant::now();
+        let mut spilled = lock(&self.spilled);
+        if spilled.refused {
+            return None;
+        }
+        let mut front = 0;
+        let mut out: Vec<(usize, u64, Pile)> = Vec::new();
+        for (at, (cell, entries, kept)) in cells.iter().enumerate() {
+            let mut entries = lock(entries);
+            front += entries.bytes();
+            // A cell resumed under way stays: a save writes what it had
+            // searched beside its entries in memory.
+            if at == 0 || front <= over / 4 || entries.len() == 0 || lock(kept).is_some() {
+                continue;
+            }
+            let pile = match &mut *entries {
+                Entries::Pile(pile) | Entries::Disk(_, pile) => std::mem::take(pile),
+                Entries::Step(_) => continue,
+            };
+            if pile.len() > 0 {
+                out.push((at, *cell, pile));
+            }
+        }
+        if out.is_empty() {
+            return None;
+        }
+        out.sort_unstable_by_key(|&(_, cell, _)| cell);
+        let piles: Vec<(u64, Pile)> = out.into_iter().map(|(_, c, p)| (c, p)).collect();
+        let (count, size) = piles
+            .iter()
+            .fold((0, 0), |(n, b), (_, p)| (n + p.len(), b + p.bytes()));
+        let written = spilled.write(c.path, number, &piles).and_then(|offsets| {
+            // Of the layer under way, not waiting.
+            let file = spilled.take_layer(number);
+            spilled.current.extend(file);
+            let opened = spill::Opened::open(c.path, &spilled.current[spilled.current.len() - 1])?;
+            Ok((offsets, opened))
+        });
+        let by_cell: FxHashMap<u64, usize> = cells
+            .iter()
+            .enumerate()
+            .map(|(at, (cell, _, _))| (*cell, at))
+            .collect();
+        match written {
+            Ok((offsets, opened)) => {
+                self.held.changed((count, size), (0, 0));
+                for ((cell, pile), offset) in piles.iter().zip(offsets) {
+                    let piece = spill::Opened::piece(&opened, offset, pile.len());
+                    let mut entries = lock(&cells[by_cell[cell]].1);
+                    match &mut *entries {
+                        Entries::Disk(pieces, _) => pieces.push(piece),
+                        _ => *entries = Entries::Disk(vec![piece], Pile::default()),
+                    }
+                }
+                Some(Ok(format!(
+                    "spilled {count} entries ({:.1} MB) of {} cells of layer {number} to a file in {:.1} s",
+                    size as f64 / 1e6,
+                    piles.len(),
+                    began.elapsed().as_secs_f64()
+                )))
+            }
+            Err(e) => {
+                // Back where they were; none spilled again.
+                spilled.refused = true;
+                for (cell, pile) in piles {
+                    let mut entries = lock(&cells[by_cell[&cell]].1);
+                    if let Entries::Pile(here) | Entries::Disk(_, here) = &mut *entries {
+                        *here = pile;
+                    }
+                }
+                Some(Err(format!(
+                    "cannot spill layer {number} beside {}: {e}",
+                    c.path.display()
+                )))
+            }
+        }
     }
 
     /// When the entries held take more than [`Checkpoint::spill_over`]
     /// bytes, writes those of the farthest layers, down to layer `from`
-    /// (past the next layer: it is read back soon), to spill files until
+    /// (during a layer, the next one too: its cells are read one by one
+    /// as they are taken; between layers, not the next), to spill files until
     /// they take half as much, if those layers hold an eighth of it at
     /// least: what it did, or why it could not (the entries then stay in
     /// memory, and no more are spilled in this search). `None` where
@@ -869,7 +1084,7 @@ impl<G: Layered> Search<'_, G> {
             let written = spilled.write(c.path, number, &cells);
             self.held.changed((count, size), (0, 0));
             match written {
-                Ok(()) => {
+                Ok(_) => {
                     (entries, bytes, files) = (entries + count, bytes + size, files + 1);
                     layers.push(number);
                 }
@@ -894,6 +1109,15 @@ impl<G: Layered> Search<'_, G> {
             if files == 1 { "" } else { "s" },
             began.elapsed().as_secs_f64()
         )))
+    }
+
+    /// Whether entries wait, in memory or on disk: a save is made only
+    /// then (a checkpoint without any is refused).
+    fn anything_waiting(&self) -> bool {
+        let spilled = lock(&self.spilled);
+        self.held.entries.load(Relaxed) > 0
+            || !spilled.waiting.is_empty()
+            || !spilled.current.is_empty()
     }
 
     /// Removes every spill file: the search is decided.
@@ -938,7 +1162,7 @@ impl<G: Layered> Search<'_, G> {
         while layer.answered.load(Relaxed) < layer.running.load(Relaxed)
             && asked.elapsed() < ANSWER_WITHIN
         {
-            std::thread::sleep(Duration::from_millis(5));
+            std::thread::sleep(Duration::from_micros(200));
         }
         let piles: Vec<(u64, MutexGuard<Entries>, MutexGuard<Option<Entries>>)> = layer
             .cells
@@ -950,8 +1174,12 @@ impl<G: Layered> Search<'_, G> {
             .collect();
         let retired = layer.retired.load(Relaxed);
         let mut left: Vec<(u64, &Pile)> = Vec::new();
+        let none = Pile::default();
         for (cell, pile, kept) in &piles {
-            if pile.len() > 0 {
+            if pile.on_disk() {
+                left.push((cell | checkpoint::ON_DISK, &none));
+            }
+            if (**pile).len() > 0 {
                 left.push((*cell, pile));
                 if let Some(kept) = kept.as_ref() {
                     left.push((cell | checkpoint::UNDER_WAY, &**kept));
@@ -1081,7 +1309,8 @@ impl<G: Layered> Search<'_, G> {
         let mut done = Vec::<(usize, usize, usize)>::new();
         loop {
             let (index, entries) = match self.claim(layer) {
-                Claim::Cell(index, entries) => (index, entries),
+                Claim::Cell(index, entries) if self.load(layer, index) => (index, entries),
+                Claim::Cell(..) => return stop(End::Stopped),
                 Claim::NoneLeft => {
                     self.retire(&mut outbox, &mut done, layer);
                     let mine = (&mut outbox, &mut answers);
@@ -1100,7 +1329,8 @@ impl<G: Layered> Search<'_, G> {
                 }
             };
             let mut under_way = 0;
-            let end = if entries >= self.limits.lean_from {
+            let lean = entries >= self.limits.lean_from;
+            let end = if lean {
                 let mine = (&mut outbox, &mut answers);
                 let at = (index, slot);
                 let end = self.lean_cell(layer, at, mine, &should_stop, &mut under_way);
@@ -1119,8 +1349,9 @@ impl<G: Layered> Search<'_, G> {
                 CellEnd::Stopped => return stop(End::Stopped),
                 CellEnd::Refused => return self.refused.store(true, Relaxed),
             }
+            // A cell searched breadth-first is large: retired at once.
             let positions: usize = done.iter().map(|&(_, positions, _)| positions).sum();
-            if done.len() >= RETIRE_CELLS || positions >= RETIRE_POSITIONS {
+            if lean || done.len() >= RETIRE_CELLS || positions >= RETIRE_POSITIONS {
                 self.retire(&mut outbox, &mut done, layer);
             }
         }
@@ -1441,11 +1672,15 @@ mod tests {
             shards.file(shard(cell), &batch, &held, &refused);
         }
         let taken: Vec<usize> = shards
-            .take(&mut FxHashMap::default())
+            .take(&mut FxHashMap::default(), FxHashMap::default())
             .iter()
             .map(|(_, pile, _)| pile.lock().unwrap().len())
             .collect();
         assert_eq!(taken, [250, 40, 17, 17, 8, 3, 1]);
-        assert!(shards.take(&mut FxHashMap::default()).is_empty());
+        assert!(
+            shards
+                .take(&mut FxHashMap::default(), FxHashMap::default())
+                .is_empty()
+        );
     }
 }

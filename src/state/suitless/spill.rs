@@ -21,12 +21,25 @@
 //! names (written after the last save) when the search resumes or
 //! starts.
 //!
+//! The layer under way reads its cells from those files one by one, as
+//! its threads take them, rather than all at its start: the first run of
+//! that game began its layer 37 with 6.2 G entries waiting (13.9 GB)
+//! in memory, its own cells' and the layers' above, and was killed for
+//! memory ([`index`], [`Piece`]). When the entries held are still past the bound at a
+//! layer's start, its cells' piles go to a file of their own too, but
+//! for the first ones taken (`layers.rs`, `Search::spill_layer`). A save
+//! inside the layer names those files and marks the cells still on disk
+//! (`checkpoint::ON_DISK`): resumed, the layer reads from them those
+//! cells alone, and never one retired since.
+//!
 //! Entries spilled are entries filed: the search is the same, only
 //! where the entries wait differs (the tests compare the two).
 
 use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::checkpoint::{Checkpoint, SpillFile, Summed, directory};
 use super::pile::Pile;
@@ -42,11 +55,13 @@ fn named(checkpoint: &Path, layer: usize, number: u64) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// The spill files waiting in the search, those read back and not yet
-/// free to remove, and the number of the next.
+/// The spill files waiting in the search, those of the layer under way,
+/// those read back and not yet free to remove, and the number of the
+/// next.
 #[derive(Default)]
 pub(super) struct Spilled {
     pub(super) waiting: Vec<SpillFile>,
+    pub(super) current: Vec<SpillFile>,
     pub(super) read: Vec<SpillFile>,
     next: u64,
     /// Set when a spill failed: the entries stay in memory from then on.
@@ -62,6 +77,7 @@ impl Spilled {
         let next = waiting.iter().map(|f| f.number + 1).max().unwrap_or(0);
         Spilled {
             waiting,
+            current: Vec::new(),
             read: Vec::new(),
             next,
             refused: false,
@@ -69,38 +85,42 @@ impl Spilled {
     }
 
     /// Writes `cells` (of `layer`, sorted by key) to a new file, named
-    /// among those waiting.
+    /// among those waiting: where each cell's pile begins in it.
     pub(super) fn write(
         &mut self,
         checkpoint: &Path,
         layer: usize,
         cells: &[(u64, Pile)],
-    ) -> io::Result<()> {
+    ) -> io::Result<Vec<u64>> {
         let number = self.next;
         self.next += 1;
         let path = named(checkpoint, layer, number);
         let file = File::create_new(&path)?;
         let written = (|| {
             let mut out = Summed::new(BufWriter::with_capacity(1 << 20, &file));
+            let mut offsets = Vec::new();
+            offsets.try_reserve_exact(cells.len())?;
             for (cell, pile) in cells {
                 out.write_all(&cell.to_le_bytes())?;
+                offsets.push(out.count);
                 pile.write_to(&mut out)?;
             }
             out.flush()?;
             let sum = out.sum;
             drop(out);
             file.sync_all()?;
-            Ok::<_, io::Error>(SpillFile {
+            let spilled = SpillFile {
                 layer,
                 number,
                 bytes: file.metadata()?.len(),
                 sum,
-            })
+            };
+            Ok::<_, io::Error>((spilled, offsets))
         })();
         match written {
-            Ok(spilled) => {
+            Ok((spilled, offsets)) => {
                 self.waiting.push(spilled);
-                Ok(())
+                Ok(offsets)
             }
             Err(e) => {
                 let _ = fs::remove_file(&path);
@@ -109,9 +129,10 @@ impl Spilled {
         }
     }
 
-    /// The files of `layer`, taken from those waiting: the caller reads
-    /// them ([`read`]), then adds them to those read back
-    /// ([`Spilled::read`]).
+    /// The files of `layer`, taken from those waiting: the caller
+    /// indexes them ([`index`]) and adds them to those of the layer under
+    /// way ([`Spilled::current`]), read back once it is done
+    /// ([`Spilled::layer_done`]).
     pub(super) fn take_layer(&mut self, layer: usize) -> Vec<SpillFile> {
         let (taken, kept) = std::mem::take(&mut self.waiting)
             .into_iter()
@@ -127,45 +148,127 @@ impl Spilled {
         }
     }
 
+    /// The layer under way is done: its files are read back.
+    pub(super) fn layer_done(&mut self) {
+        self.read.append(&mut self.current);
+    }
+
     /// Removes every file: the search has ended decided.
     pub(super) fn remove_all(&mut self, checkpoint: &Path) {
         self.read.append(&mut self.waiting);
+        self.read.append(&mut self.current);
         self.remove_read(checkpoint);
     }
 }
 
-/// Calls `f` with each cell of the spill file `spilled` and its pile;
-/// a file not as written (its size or its checksum) is an error of kind
-/// `InvalidData`.
-pub(super) fn read(
-    checkpoint: &Path,
-    spilled: &SpillFile,
-    mut f: impl FnMut(u64, Pile),
-) -> io::Result<()> {
-    let path = path_of(checkpoint, spilled);
-    crate::output::must_be_regular(&path)?;
-    let file = File::open(&path)?;
+/// A cell's pile in a spill file, read when the cell is taken
+/// ([`Piece::read`]): where it begins, and its entries.
+pub(super) struct Piece {
+    file: Arc<Opened>,
+    offset: u64,
+    pub(super) entries: usize,
+}
+
+/// A spill file open for reading, and its name for the messages.
+pub(super) struct Opened {
+    file: File,
+    path: PathBuf,
+}
+
+impl Opened {
+    pub(super) fn open(checkpoint: &Path, spilled: &SpillFile) -> io::Result<Arc<Opened>> {
+        let path = path_of(checkpoint, spilled);
+        crate::output::must_be_regular(&path)?;
+        let file = File::open(&path)?;
+        Ok(Arc::new(Opened { file, path }))
+    }
+
+    /// The piece of `file` whose pile begins at `offset`.
+    pub(super) fn piece(file: &Arc<Opened>, offset: u64, entries: usize) -> Piece {
+        Piece {
+            file: Arc::clone(file),
+            offset,
+            entries,
+        }
+    }
+}
+
+impl Piece {
+    /// Its pile, read from its file (checked whole by [`index`] when its
+    /// layer began): an error names the file.
+    pub(super) fn read(&self) -> Result<Pile, String> {
+        let at = At {
+            file: &self.file.file,
+            offset: self.offset,
+        };
+        Pile::read_from(&mut BufReader::with_capacity(1 << 16, at))
+            .map_err(|e| format!("cannot read back {}: {e}", self.file.path.display()))
+    }
+}
+
+/// A reader of a file from an offset on, which other threads read too.
+struct At<'a> {
+    file: &'a File,
+    offset: u64,
+}
+
+impl Read for At<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let read = self.file.read_at(buf, self.offset)?;
+        self.offset += read as u64;
+        Ok(read)
+    }
+}
+
+/// The cells of the spill file `spilled`, each with where its pile
+/// begins and its entries, the file read whole to check its size and
+/// checksum, its piles not kept: the layer under way
+/// reads each when its cell is taken ([`Piece::read`]).
+pub(super) fn index(checkpoint: &Path, spilled: &SpillFile) -> io::Result<Vec<(u64, Piece)>> {
+    let file = Opened::open(checkpoint, spilled)?;
     let damaged = |what: &str| {
         io::Error::new(
             io::ErrorKind::InvalidData,
-            format!("{} {what}", path.display()),
+            format!("{} {what}", file.path.display()),
         )
     };
-    if file.metadata()?.len() != spilled.bytes {
+    if file.file.metadata()?.len() != spilled.bytes {
         return Err(damaged("is not the size it was written"));
     }
-    let mut input = Summed::new(BufReader::with_capacity(1 << 20, file));
-    let mut read = 0;
-    while read < spilled.bytes {
-        let mut key = [0; 8];
-        input.read_exact(&mut key)?;
-        f(u64::from_le_bytes(key), Pile::read_from(&mut input)?);
-        read = input.count;
+    let mut input = Summed::new(BufReader::with_capacity(1 << 20, &file.file));
+    let mut pieces = Vec::new();
+    let number = |input: &mut Summed<_>| {
+        let mut bytes = [0; 8];
+        input
+            .read_exact(&mut bytes)
+            .map(|()| u64::from_le_bytes(bytes))
+    };
+    // Each pile as `Pile::write_to` writes it: members sorted, the
+    // packed bytes' length, those bytes, members loose, 8 bytes each.
+    while input.count < spilled.bytes {
+        let cell = number(&mut input)?;
+        let offset = input.count;
+        let sorted = number(&mut input)?;
+        let packed = number(&mut input)?;
+        io::copy(&mut (&mut input).take(packed), &mut io::sink())?;
+        let loose = number(&mut input)?;
+        let skip = loose.checked_mul(8).ok_or_else(|| damaged("is damaged"))?;
+        io::copy(&mut (&mut input).take(skip), &mut io::sink())?;
+        if input.count > spilled.bytes {
+            return Err(damaged("is cut short"));
+        }
+        let entries = usize::try_from(sorted.saturating_add(loose)).unwrap_or(usize::MAX);
+        if pieces.len() == pieces.capacity() {
+            pieces
+                .try_reserve(pieces.len().max(1024))
+                .map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
+        }
+        pieces.push((cell, Opened::piece(&file, offset, entries)));
     }
     if input.sum != spilled.sum {
         return Err(damaged("does not match its checksum"));
     }
-    Ok(())
+    Ok(pieces)
 }
 
 /// Removes the spill files beside `checkpoint` that are not `kept`.

@@ -714,22 +714,63 @@ fn resumed_again_and_again(spill_over: usize) {
 /// when its process is killed.)
 #[test]
 fn a_search_resumed_from_saves_inside_layers_is_the_search_run_straight() {
+    saved_inside_again_and_again(usize::MAX);
+}
+
+/// The same with every layer's cells but its first on disk at its start
+/// (`spill.rs`), each read back when taken: a save inside the layer names
+/// its files and marks the cells still there, and the search resumed
+/// reads those cells alone, none retired since (the count would grow),
+/// none forgotten (it would shrink).
+#[test]
+fn a_search_resumed_from_saves_inside_layers_spilled_is_the_search_run_straight() {
+    saved_inside_again_and_again(0);
+}
+
+/// The two tests above: spilled past `spill_over` bytes of entries.
+fn saved_inside_again_and_again(spill_over: usize) {
     use crate::foundation::Foundation;
     use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-    let dir = tempfile::tempdir().unwrap();
-    let (path, kept) = (dir.path().join("saved"), dir.path().join("kept"));
+    let (dir, kept) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let path = dir.path().join("saved");
+    // The checkpoint and its spill files, copied from one directory to
+    // the other (the files of `to` removed first): a process killed
+    // right after that save would leave them so.
+    let copy_all = |from: &std::path::Path, to: &std::path::Path| {
+        for entry in std::fs::read_dir(to).unwrap() {
+            std::fs::remove_file(entry.unwrap().path()).unwrap();
+        }
+        for entry in std::fs::read_dir(from).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_name().to_string_lossy().starts_with("saved") {
+                std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+            }
+        }
+    };
     let complete = State::new(&test_deal("bd", 78829).with_foundation(Foundation::Xpat2));
+    let mut marked = 0;
     for state in [test_state("bd", 78829), complete] {
         let whole = in_layers_with(&state, 1);
         let stop = AtomicBool::new(false);
         let stopped = || stop.load(Relaxed);
         // A layer of more than a few cells is saved in its middle.
-        let limits = saving_at_every_instant(&path, &stopped);
+        let mut limits = saving_at_every_instant(&path, &stopped);
+        if let Some(c) = &mut limits.checkpoint {
+            c.spill_over = spill_over;
+        }
+        if spill_over == 0 {
+            // A cell at a time, breadth-first, the other thread helping:
+            // a save finds cells not yet taken, on disk (small cells
+            // searched with the set are all taken before a save comes).
+            (limits.lean_from, limits.room) = (0, || Some(0));
+        }
         // The last run unsaved: saved, it would save at every instant.
-        let unsaved = LayerLimits {
-            checkpoint: None,
-            ..saving_each_layer(2, &path, &stopped)
-        };
+        // (Its spill files are named after the checkpoint, which stays.)
+        let mut unsaved = saving_each_layer(2, &path, &stopped);
+        if let Some(c) = &mut unsaved.checkpoint {
+            c.every = Duration::MAX;
+            c.spill_over = spill_over;
+        }
         // Runs, and those stopped after a save inside a layer.
         let (mut runs, mut inside) = (0, 0);
         let mut next = None::<Resumed>;
@@ -743,12 +784,18 @@ fn a_search_resumed_from_saves_inside_layers_is_the_search_run_straight() {
                 if let (false, Some(saved)) = (layer.done, &layer.saved) {
                     assert!(saved.as_ref().is_ok_and(|s| s.bytes > 0), "{saved:?}");
                     // Something new: cells retired, or cells under way kept.
+                    // Breadth-first, a save as a layer begins may come
+                    // before either: the next one is taken, so that cells
+                    // retired in the layer are on disk too.
                     let cells_kept = saved.as_ref().map_or(0, |s| s.under_way);
-                    assert!(layer.positions > 0 || cells_kept > 0, "{layer:?}");
+                    if layer.positions == 0 && cells_kept == 0 {
+                        assert_eq!(spill_over, 0, "{layer:?}");
+                        return;
+                    }
                     // Kept as it is: the layer may end, and be saved at
                     // its end, before its threads see the stop.
                     if !saved_inside {
-                        std::fs::copy(&path, &kept).unwrap();
+                        copy_all(dir.path(), kept.path());
                     }
                     saved_inside = true;
                     stop.store(true, Relaxed);
@@ -764,13 +811,23 @@ fn a_search_resumed_from_saves_inside_layers_is_the_search_run_straight() {
             inside += usize::from(saved_inside);
             assert!(matches!(found, Suitless::Open { .. }));
             // The search went on while it saved, and until it stopped.
-            let resumed = Resumed::read(&state, &kept).unwrap();
+            copy_all(kept.path(), dir.path());
+            let resumed = Resumed::read(&state, &path).unwrap();
             assert!(resumed.positions() <= found.positions());
+            let on_disk = |(_, cell, _): &(usize, u64, pile::Pile)| cell & checkpoint::ON_DISK != 0;
+            marked += resumed.cells.iter().filter(|c| on_disk(c)).count();
             next = Some(resumed);
         };
-        assert_eq!((runs, inside), (6, 5));
+        // Breadth-first, a resumed search's last layers can end between
+        // two looks of the thread that saves.
+        assert_eq!(runs, inside + 1);
+        assert!(
+            inside == 5 || (spill_over == 0 && inside > 0),
+            "{inside} saves"
+        );
         assert_eq!(found, whole, "\n{state}");
     }
+    assert_eq!(marked > 0, spill_over == 0, "{marked} cells marked on disk");
 }
 
 /// A save inside a layer that kept cells under way with the positions
@@ -990,6 +1047,52 @@ fn positions_searched_are_read_only_beside_their_cell() {
     for cells in [
         [(5, 2, &left), (5, 3 | marked, &searched), (6, 8, &left)],
         [(5, 2, &left), (6, 8, &left), (6, 8 | marked, &searched)],
+    ] {
+        let refused = save(&cells).err().unwrap();
+        assert!(refused.contains("damaged"), "{refused}");
+    }
+}
+
+/// A cell marked on disk is read only in the layer under way, with a
+/// pile of nothing: one in a higher layer, one with entries, or one
+/// marked under way too, is refused; one beside its cell, or alone, is
+/// read, and counted neither among the entries nor the cells waiting.
+#[test]
+fn cells_on_disk_are_marked_only_in_the_layer_under_way() {
+    let state = test_state("bd", 78829);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("saved");
+    let (none, left) = (pile::Pile::default(), {
+        let mut pile = pile::Pile::default();
+        [3, 9].iter().for_each(|&m| pile.add(m).unwrap());
+        pile
+    });
+    let on_disk = checkpoint::ON_DISK;
+    let save = |cells: &[(usize, u64, &pile::Pile)]| {
+        checkpoint::write(&state, 0, &path, u64::MAX, (5, 100), &[], |write| {
+            cells
+                .iter()
+                .try_for_each(|&(layer, cell, pile)| write(layer, cell, pile))
+        })
+        .unwrap();
+        Resumed::read(&state, &path)
+    };
+    let read = save(&[
+        (5, 2, &left),
+        (5, 2 | on_disk, &none),
+        (5, 4 | on_disk, &none),
+    ])
+    .unwrap();
+    assert_eq!(read.waiting(), 2);
+    assert_eq!(read.waiting_by_layer(), [(5, 2, 1)]);
+    for cells in [
+        [(5, 2, &left), (6, 2, &left), (6, 4 | on_disk, &none)],
+        [(5, 2, &left), (5, 2 | on_disk, &left), (6, 8, &left)],
+        [
+            (5, 2, &left),
+            (5, 2 | on_disk | checkpoint::UNDER_WAY, &none),
+            (6, 8, &left),
+        ],
     ] {
         let refused = save(&cells).err().unwrap();
         assert!(refused.contains("damaged"), "{refused}");
