@@ -34,9 +34,10 @@
 //! removed once the game is decided, kept while it is open. With
 //! `--spill-over GB`, past GB gigabytes of entries waiting, those of the
 //! farthest layers go to files beside FILE (`FILE.spill-LAYER-N`) until
-//! half as many are held, and are read back when their layer comes; the
-//! checkpoint names them, and they are removed with it. Exit 3 on a bad
-//! argument or a checkpoint that cannot be read.
+//! half as many are held, and a layer's cells beyond its first ones at
+//! its start; each cell is read back when a thread takes it. The
+//! checkpoint names the files, and they are removed with it. Exit 3 on a
+//! bad argument or a checkpoint that cannot be read.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
