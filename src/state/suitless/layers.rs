@@ -555,7 +555,7 @@ pub(super) fn search_game<G: Layered>(
         if (limits.stopped)() {
             return Suitless::Open { positions: total };
         }
-        let unread = |message| Layer {
+        let at_start = |spilled| Layer {
             number,
             done: false,
             positions: 0,
@@ -567,12 +567,12 @@ pub(super) fn search_game<G: Layered>(
             bytes: search.held.bytes.load(Relaxed),
             elapsed: began.elapsed(),
             saved: None,
-            spilled: Some(Err(message)),
+            spilled: Some(spilled),
         };
         let cells = match search.on_disk(number) {
             Ok(on_disk) => search.layers[number].take(&mut lock(&search.kept), on_disk),
             Err(message) => {
-                progress(&unread(message));
+                progress(&at_start(Err(message)));
                 return Suitless::Open { positions: total };
             }
         };
@@ -582,9 +582,8 @@ pub(super) fn search_game<G: Layered>(
         }
         if let Some(spilled) = search.spill_layer(number, &cells) {
             progress(&Layer {
-                spilled: Some(spilled),
                 cells: cells.len(),
-                ..unread(String::new())
+                ..at_start(spilled)
             });
         }
         let layer = ThisLayer {
@@ -912,14 +911,15 @@ impl<G: Layered> Search<'_, G> {
     /// Cell `index` of `layer`, just taken, with its entries on disk
     /// read back and joined with those in memory, counted in what is
     /// held: false where they could not be read (`ThisLayer::unread`
-    /// says why) or memory was refused.
+    /// says why) or memory was refused. The cell then stays as it was,
+    /// for a save that may come before the layer stops.
     fn load(&self, layer: &ThisLayer, index: usize) -> bool {
         let mut entries = lock(&layer.cells[index].1);
         let Entries::Disk(pieces, pile) = &mut *entries else {
             return true;
         };
-        let mut pile = std::mem::take(pile);
         let before = (pile.len(), pile.bytes());
+        let mut all = None::<Pile>;
         for piece in pieces.iter() {
             let read = match piece.read() {
                 Ok(read) => read,
@@ -928,17 +928,31 @@ impl<G: Layered> Search<'_, G> {
                     return false;
                 }
             };
-            match joined(&mut pile, read) {
-                Ok(both) => pile = both,
+            let here = all.as_mut().unwrap_or(pile);
+            match joined(here, read) {
+                Ok(both) => all = Some(both),
                 Err(_) => {
                     self.refused.store(true, Relaxed);
                     return false;
                 }
             }
         }
-        self.held.changed(before, (pile.len(), pile.bytes()));
-        *entries = Entries::Pile(pile);
+        let all = all.unwrap_or_else(|| std::mem::take(pile));
+        self.held.changed(before, (all.len(), all.bytes()));
+        *entries = Entries::Pile(all);
         true
+    }
+
+    /// The checkpoint, and the spill files locked, when the entries held
+    /// take more than [`Checkpoint::spill_over`] bytes and no spill was
+    /// refused: a spill is due.
+    fn spill_due(&self) -> Option<(&Checkpoint<'_>, MutexGuard<'_, Spilled>)> {
+        let c = self.limits.checkpoint.as_ref()?;
+        if self.held.bytes.load(Relaxed) <= c.spill_over {
+            return None;
+        }
+        let spilled = lock(&self.spilled);
+        (!spilled.refused).then_some((c, spilled))
     }
 
     /// At the start of layer `number`, when the entries held take more
@@ -950,16 +964,9 @@ impl<G: Layered> Search<'_, G> {
     /// and no more are spilled in this search); `None` where nothing was
     /// due.
     fn spill_layer(&self, number: usize, cells: &[TakenCell]) -> Option<Result<String, String>> {
-        let c = self.limits.checkpoint.as_ref()?;
-        let over = c.spill_over;
-        if self.held.bytes.load(Relaxed) <= over {
-            return None;
-        }
         let began = Instant::now();
-        let mut spilled = lock(&self.spilled);
-        if spilled.refused {
-            return None;
-        }
+        let (c, mut spilled) = self.spill_due()?;
+        let over = c.spill_over;
         let mut front = 0;
         let mut out: Vec<(usize, u64, Pile)> = Vec::new();
         for (at, (cell, entries, kept)) in cells.iter().enumerate() {
@@ -1042,16 +1049,9 @@ impl<G: Layered> Search<'_, G> {
     /// memory, and no more are spilled in this search). `None` where
     /// nothing was due.
     fn spill_far(&self, from: usize) -> Option<Result<String, String>> {
-        let c = self.limits.checkpoint.as_ref()?;
-        let over = c.spill_over;
-        if self.held.bytes.load(Relaxed) <= over {
-            return None;
-        }
         let began = Instant::now();
-        let mut spilled = lock(&self.spilled);
-        if spilled.refused {
-            return None;
-        }
+        let (c, mut spilled) = self.spill_due()?;
+        let over = c.spill_over;
         // Not for a few entries: the layer under way may be what holds
         // the memory, and each second's new entries of the far layers
         // would go out in files of their own.

@@ -1016,6 +1016,22 @@ fn a_checkpoint_is_refused_unless_whole_and_of_its_game() {
     assert!(Resumed::read(&state, &dir.path().join("none")).is_err());
 }
 
+/// A checkpoint of `state`'s game at `path` holding `cells` (layer, key,
+/// pile), at layer 5 after 100 positions, read back.
+fn saved_with(
+    state: &State,
+    path: &std::path::Path,
+    cells: &[(usize, u64, &pile::Pile)],
+) -> Result<Resumed, String> {
+    checkpoint::write(state, 0, path, u64::MAX, (5, 100), &[], |write| {
+        cells
+            .iter()
+            .try_for_each(|&(layer, cell, pile)| write(layer, cell, pile))
+    })
+    .unwrap();
+    Resumed::read(state, path)
+}
+
 /// The positions searched of a cell saved under way are read only for a
 /// cell of the layer under way that the file holds: one for a cell it
 /// does not hold, or in a higher layer, is refused; one beside its cell
@@ -1032,15 +1048,7 @@ fn positions_searched_are_read_only_beside_their_cell() {
     };
     let (left, searched) = (pile(&[3, 9]), pile(&[1, 4, 7]));
     let marked = checkpoint::UNDER_WAY;
-    let save = |cells: &[(usize, u64, &pile::Pile)]| {
-        checkpoint::write(&state, 0, &path, u64::MAX, (5, 100), &[], |write| {
-            cells
-                .iter()
-                .try_for_each(|&(layer, cell, pile)| write(layer, cell, pile))
-        })
-        .unwrap();
-        Resumed::read(&state, &path)
-    };
+    let save = |cells: &[(usize, u64, &pile::Pile)]| saved_with(&state, &path, cells);
     let read = save(&[(5, 2, &left), (5, 2 | marked, &searched), (6, 8, &left)]).unwrap();
     assert_eq!((read.waiting(), read.under_way()), (4, 1));
     assert_eq!(read.waiting_by_layer(), [(5, 2, 1), (6, 2, 1)]);
@@ -1068,15 +1076,7 @@ fn cells_on_disk_are_marked_only_in_the_layer_under_way() {
         pile
     });
     let on_disk = checkpoint::ON_DISK;
-    let save = |cells: &[(usize, u64, &pile::Pile)]| {
-        checkpoint::write(&state, 0, &path, u64::MAX, (5, 100), &[], |write| {
-            cells
-                .iter()
-                .try_for_each(|&(layer, cell, pile)| write(layer, cell, pile))
-        })
-        .unwrap();
-        Resumed::read(&state, &path)
-    };
+    let save = |cells: &[(usize, u64, &pile::Pile)]| saved_with(&state, &path, cells);
     let read = save(&[
         (5, 2, &left),
         (5, 2 | on_disk, &none),
