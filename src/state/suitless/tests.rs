@@ -616,6 +616,44 @@ fn a_damaged_spill_file_leaves_the_search_open() {
     assert!(refused[0].contains("checksum"), "{refused:?}");
 }
 
+/// A layer's cells spilled at its start and cut short on disk before
+/// they are taken: the thread that takes one cannot read it, and the
+/// search ends open, saying which file, and never decides without it.
+#[test]
+fn a_cell_that_cannot_be_read_back_leaves_the_search_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("saved");
+    let state = test_state("bd", 78829);
+    let stopped = || false;
+    let mut limits = saving_each_layer(1, &path, &stopped);
+    if let Some(c) = &mut limits.checkpoint {
+        c.spill_over = 0;
+    }
+    let (mut cut, mut refused) = (0, Vec::new());
+    let found = in_layers(&state, &limits, &mut |layer: &Layer| match &layer.spilled {
+        // A layer's cells just written to a file of their own.
+        Some(Ok(said)) if cut == 0 && said.contains(&format!("of layer {}", layer.number)) => {
+            for entry in std::fs::read_dir(dir.path()).unwrap() {
+                let name = entry.unwrap().file_name().into_string().unwrap();
+                if name.starts_with(&format!("saved.spill-{}-", layer.number)) {
+                    let file = std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(dir.path().join(name))
+                        .unwrap();
+                    file.set_len(0).unwrap();
+                    cut += 1;
+                }
+            }
+        }
+        Some(Err(message)) => refused.push(message.clone()),
+        _ => {}
+    });
+    assert!(cut > 0, "no layer's cells spilled");
+    assert!(matches!(found, Suitless::Open { .. }), "{found:?}");
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert!(refused[0].contains("cannot read back"), "{refused:?}");
+}
+
 /// The two tests above: spilled past `spill_over` bytes of entries.
 fn resumed_again_and_again(spill_over: usize) {
     use crate::foundation::Foundation;
