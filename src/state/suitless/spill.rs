@@ -22,15 +22,15 @@
 //! starts.
 //!
 //! The layer under way reads its cells from those files one by one, as
-//! its threads take them, rather than all at its start: the first run of
-//! that game began its layer 37 with 6.2 G entries waiting (13.9 GB)
-//! in memory, its own cells' and the layers' above, and was killed for
-//! memory ([`index`], [`Piece`]). When the entries held are still past the bound at a
-//! layer's start, its cells' piles go to a file of their own too, but
-//! for the first ones taken (`layers.rs`, `Search::spill_layer`). A save
-//! inside the layer names those files and marks the cells still on disk
-//! (`checkpoint::ON_DISK`): resumed, the layer reads from them those
-//! cells alone, and never one retired since.
+//! its threads take them, rather than all at its start ([`index`],
+//! [`Piece`]): the first run of that game began its layer 37 with 6.2 G
+//! entries waiting in memory (13.9 GB), its own cells' and the layers'
+//! above, and was killed for memory. When the entries held are still
+//! past the bound at a layer's start, its cells' piles go to a file of
+//! their own too, but for the first ones taken (`layers.rs`,
+//! `Search::spill_layer`). A save inside the layer names those files and
+//! marks the cells still on disk (`checkpoint::ON_DISK`): resumed, the
+//! layer reads from them those cells alone, and never one retired since.
 //!
 //! Entries spilled are entries filed: the search is the same, only
 //! where the entries wait differs (the tests compare the two).
