@@ -710,7 +710,7 @@ pub(super) fn search_game<G: Layered>(
             End::Searching => {}
         }
         // Saved when due, and when a layer is left to search.
-        let saved = due(last_saved).map(|c| {
+        let saved = due(last_saved).and_then(|c| {
             let saved = search.save(state, c, number + 1, so_far, None);
             last_saved = Instant::now();
             saved
@@ -793,7 +793,10 @@ impl<G: Layered> Search<'_, G> {
     /// Writes the checkpoint of the search of `state` at the start of
     /// layer `first`, `total` positions searched before it: every cell of
     /// it and the layers above, in order. Between layers: no thread
-    /// holds a lock.
+    /// holds a lock. `None` where nothing waits, in memory or on disk: a
+    /// checkpoint without a cell or a file is refused when read, so the
+    /// last one stays (threads only add to the layers above, so what was
+    /// seen waiting is written).
     fn save(
         &self,
         state: &State,
@@ -801,7 +804,7 @@ impl<G: Layered> Search<'_, G> {
         first: usize,
         total: usize,
         under_way: Option<Vec<(u64, &Pile)>>,
-    ) -> Result<Saved, String> {
+    ) -> Option<Result<Saved, String>> {
         let (path, most) = (checkpoint.path, checkpoint.most_bytes);
         let higher = first + usize::from(under_way.is_some());
         let mut spilled = lock(&self.spilled);
@@ -814,6 +817,14 @@ impl<G: Layered> Search<'_, G> {
         };
         if under_way.as_ref().is_some_and(marked) {
             waiting.extend(spilled.current.iter().cloned());
+        }
+        let nothing = under_way.as_ref().is_none_or(Vec::is_empty)
+            && waiting.is_empty()
+            && self.layers[higher.min(self.layers.len())..]
+                .iter()
+                .all(|layer| layer.0.iter().all(|shard| lock(shard).is_empty()));
+        if nothing {
+            return None;
         }
         let saved = checkpoint::write(
             state,
@@ -849,7 +860,7 @@ impl<G: Layered> Search<'_, G> {
         if saved.is_ok() {
             spilled.remove_read(path);
         }
-        saved
+        Some(saved)
     }
 
     /// Files `pile` under `cell` in `shards`, joined with the cell's pile
@@ -1194,7 +1205,7 @@ impl<G: Layered> Search<'_, G> {
         {
             return None;
         }
-        let saved = self.save(state, checkpoint, layer.number, total + retired, Some(left));
+        let saved = self.save(state, checkpoint, layer.number, total + retired, Some(left))?;
         Some(saved.map(|saved| (saved, retired)))
     }
 

@@ -766,7 +766,21 @@ fn a_search_resumed_from_saves_inside_layers_spilled_is_the_search_run_straight(
 }
 
 /// The two tests above: spilled past `spill_over` bytes of entries.
+/// Spilled, whether a save finds cells on disk depends on the threads'
+/// timing (one in five tries found none): a few tries at most.
 fn saved_inside_again_and_again(spill_over: usize) {
+    let tries = if spill_over == 0 { 8 } else { 1 };
+    let marked = (0..tries)
+        .map(|_| saved_inside_and_resumed(spill_over))
+        .find(|&marked| marked > 0)
+        .unwrap_or(0);
+    assert_eq!(marked > 0, spill_over == 0, "{marked} cells marked on disk");
+}
+
+/// Each save inside a layer taken, the search stopped and resumed from
+/// it, checked against the search run straight: the cells the saves
+/// marked on disk.
+fn saved_inside_and_resumed(spill_over: usize) -> usize {
     use crate::foundation::Foundation;
     use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
     let (dir, kept) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
@@ -787,6 +801,7 @@ fn saved_inside_again_and_again(spill_over: usize) {
     };
     let complete = State::new(&test_deal("bd", 78829).with_foundation(Foundation::Xpat2));
     let mut marked = 0;
+    let on_disk = |(_, cell, _): &(usize, u64, pile::Pile)| cell & checkpoint::ON_DISK != 0;
     for state in [test_state("bd", 78829), complete] {
         let whole = in_layers_with(&state, 1);
         let stop = AtomicBool::new(false);
@@ -819,6 +834,14 @@ fn saved_inside_again_and_again(spill_over: usize) {
             let limits = if runs <= 5 { &limits } else { &unsaved };
             let mut saved_inside = false;
             let mut progress = |layer: &Layer| {
+                // Every save reads back: none is written with nothing in
+                // it (all on disk, or all retired), which would replace
+                // the last good one.
+                if let Some(Ok(_)) = &layer.saved
+                    && let Err(e) = Resumed::read(&state, &path)
+                {
+                    panic!("a save that cannot be read back: {e}");
+                }
                 if let (false, Some(saved)) = (layer.done, &layer.saved) {
                     assert!(saved.as_ref().is_ok_and(|s| s.bytes > 0), "{saved:?}");
                     // Something new: cells retired, or cells under way kept.
@@ -852,7 +875,6 @@ fn saved_inside_again_and_again(spill_over: usize) {
             copy_all(kept.path(), dir.path());
             let resumed = Resumed::read(&state, &path).unwrap();
             assert!(resumed.positions() <= found.positions());
-            let on_disk = |(_, cell, _): &(usize, u64, pile::Pile)| cell & checkpoint::ON_DISK != 0;
             marked += resumed.cells.iter().filter(|c| on_disk(c)).count();
             next = Some(resumed);
         };
@@ -865,7 +887,7 @@ fn saved_inside_again_and_again(spill_over: usize) {
         );
         assert_eq!(found, whole, "\n{state}");
     }
-    assert_eq!(marked > 0, spill_over == 0, "{marked} cells marked on disk");
+    marked
 }
 
 /// A save inside a layer that kept cells under way with the positions
