@@ -1000,7 +1000,8 @@ impl<G: Layered> Search<'_, G> {
             return None;
         }
         out.sort_unstable_by_key(|&(_, cell, _)| cell);
-        let piles: Vec<(u64, Pile)> = out.into_iter().map(|(_, c, p)| (c, p)).collect();
+        let (ats, piles): (Vec<usize>, Vec<(u64, Pile)>) =
+            out.into_iter().map(|(at, c, p)| (at, (c, p))).unzip();
         let (count, size) = piles
             .iter()
             .fold((0, 0), |(n, b), (_, p)| (n + p.len(), b + p.bytes()));
@@ -1011,17 +1012,12 @@ impl<G: Layered> Search<'_, G> {
             let opened = spill::Opened::open(c.path, &spilled.current[spilled.current.len() - 1])?;
             Ok((offsets, opened))
         });
-        let by_cell: FxHashMap<u64, usize> = cells
-            .iter()
-            .enumerate()
-            .map(|(at, (cell, _, _))| (*cell, at))
-            .collect();
         match written {
             Ok((offsets, opened)) => {
                 self.held.changed((count, size), (0, 0));
-                for ((cell, pile), offset) in piles.iter().zip(offsets) {
+                for ((&at, (_, pile)), offset) in ats.iter().zip(&piles).zip(offsets) {
                     let piece = spill::Opened::piece(&opened, offset, pile.len());
-                    let mut entries = lock(&cells[by_cell[cell]].1);
+                    let mut entries = lock(&cells[at].1);
                     match &mut *entries {
                         Entries::Disk(pieces, _) => pieces.push(piece),
                         _ => *entries = Entries::Disk(vec![piece], Pile::default()),
@@ -1037,8 +1033,8 @@ impl<G: Layered> Search<'_, G> {
             Err(e) => {
                 // Back where they were; none spilled again.
                 spilled.refused = true;
-                for (cell, pile) in piles {
-                    let mut entries = lock(&cells[by_cell[&cell]].1);
+                for (at, (_, pile)) in ats.into_iter().zip(piles) {
+                    let mut entries = lock(&cells[at].1);
                     if let Entries::Pile(here) | Entries::Disk(_, here) = &mut *entries {
                         *here = pile;
                     }
