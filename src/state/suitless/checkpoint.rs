@@ -56,6 +56,7 @@ use std::time::{Duration, Instant};
 
 use super::pile::Pile;
 use super::{Game, Position};
+use crate::cards::{KING, RANK_CARDS, card_of};
 use crate::state::State;
 
 /// Where a search in layers saves itself, and how often.
@@ -293,10 +294,15 @@ const NO_MORE: u64 = u64::MAX;
 /// (named after the rest, so that the suitless game's checkpoints of
 /// before read as they were written).
 fn fingerprint(game: &Game, start: &Position, cards: u64) -> String {
-    let followed = if cards == 0 {
-        String::new()
-    } else {
-        format!(" followed {cards:#x}")
+    // The entries of a set with two cards of a rank leave out the
+    // columns its cards written before took (`Following`'s `Layered`
+    // doc); a checkpoint saved before they did lacks this mark, and is
+    // refused as another game's.
+    let shared_rank = (1..=KING).any(|r| (cards >> card_of(r, 0) & RANK_CARDS).count_ones() > 1);
+    let followed = match (cards, shared_rank) {
+        (0, _) => String::new(),
+        (_, false) => format!(" followed {cards:#x}"),
+        (_, true) => format!(" followed {cards:#x}, a rank's columns told apart"),
     };
     format!(
         "columns {:?} bottoms {:?} fixed {:?} automatic {:?} returns {:?} start {:?}{followed}",
@@ -603,5 +609,13 @@ mod tests {
             run: [0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0], up: [1, 0, 0, 0] } \
             followed 0x1111111111111";
         assert_eq!(fingerprint(&game, &start, clubs), written);
+        // A set with two cards of a rank, whose entries changed, does not
+        // read a checkpoint of before.
+        let sixes_and_fives = RANK_CARDS << card_of(6, 0) | RANK_CARDS << card_of(5, 0);
+        let named = fingerprint(&game, &start, sixes_and_fives);
+        assert!(
+            named.ends_with(" followed 0xff0000, a rank's columns told apart"),
+            "{named}"
+        );
     }
 }

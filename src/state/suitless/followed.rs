@@ -533,12 +533,18 @@ pub(super) struct CellDigits {
 /// cell and the digits before it. A run is shorter than its fixed top's
 /// rank; the last column's run is what the others leave of the cards;
 /// with cards back, each suit's foundation (0 to 13); and a followed
-/// card in a run is in one of the columns whose run covers its rank: its
-/// index among them. Why: 4 bits a column's run and a followed card's
-/// column take 52 + 64 bits, and the search's entries are 64; in mixed
-/// radix the positions measured took 39 to 40 (bd.20407, 85737, a suit
-/// or three ranks followed). A position that would take more has no
-/// entry: the search stops there, open.
+/// card in a run is in one of the columns whose run covers its rank,
+/// but not in one holding a followed card of its rank written before it
+/// (a run holds one card of each rank it covers): its index among
+/// those. Why: 4 bits a column's run and a followed card's column take
+/// 52 + 64 bits, and the search's entries are 64; in mixed radix the
+/// positions measured took 39 to 40 (bd.20407, 85737, a suit or three
+/// ranks followed). Why the columns taken are left out: `k` runs
+/// covering a rank hold `m` of its followed cards in `k!/(k-m)!` ways,
+/// not `k^m` (a whole rank in four runs: 24, not 256), which a whole
+/// rank followed needs (BakersDozen.191326999's complete game with its
+/// Sixes and Fives followed outgrew 64 bits at layer 12). A position that
+/// would take more has no entry: the search stops there, open.
 impl Layered for Following {
     type InCell = CellDigits;
 
@@ -656,6 +662,8 @@ impl Following {
             }
         }
         let mut placed = Digits::default();
+        // The columns of the rank's cards placed before (`Layered`'s doc).
+        let (mut ranked, mut taken) = (0, 0u16);
         let mut loose = cell.loose;
         while loose != 0 {
             let card = loose.trailing_zeros() as Card;
@@ -663,14 +671,19 @@ impl Following {
             if is_up(p, card) {
                 continue;
             }
-            let covering = spans.covering(rank(card));
+            if rank(card) != ranked {
+                ranked = rank(card);
+                taken = 0;
+            }
+            let free = spans.covering(ranked) & !taken;
             let at = f.at[self.index[card as usize] as usize];
-            if at >= 16 || covering >> at & 1 == 0 {
+            if at >= 16 || free >> at & 1 == 0 {
                 debug_assert!(false, "a followed card's column does not cover it");
                 return None;
             }
-            let below = covering & ((1u16 << at) - 1);
-            placed.push(below.count_ones() as u8, covering.count_ones() as u8)?;
+            let below = free & ((1u16 << at) - 1);
+            placed.push(below.count_ones() as u8, free.count_ones() as u8)?;
+            taken |= 1 << at;
         }
         let entry = u128::from(held) + u128::from(cell.radix) * u128::from(placed.value);
         u64::try_from(entry).ok()
@@ -703,11 +716,19 @@ impl Following {
         };
         f.p.run[columns - 1] = keys.cards.saturating_sub(held(&f.p)) as u8;
         let spans = self.spans(&f.p);
+        let (mut ranked, mut taken) = (0, 0u16);
         for card in self.in_runs(&f.p) {
-            let covering = spans.covering(rank(card));
-            let index = digit(covering.count_ones() as u8);
-            let column = columns_in(covering).nth(usize::from(index));
-            f.at[self.index[card as usize] as usize] = column.expect("a covering column") as u8;
+            if rank(card) != ranked {
+                ranked = rank(card);
+                taken = 0;
+            }
+            let free = spans.covering(ranked) & !taken;
+            let index = digit(free.count_ones() as u8);
+            let column = columns_in(free)
+                .nth(usize::from(index))
+                .expect("a covering column");
+            f.at[self.index[card as usize] as usize] = column as u8;
+            taken |= 1 << column;
         }
         f
     }

@@ -407,3 +407,47 @@ fn entries_are_the_same_with_popcnt_or_without() {
     }
     assert!(checked == 12_000, "{checked}");
 }
+
+/// A whole rank followed: its cards lie in distinct runs, so an entry
+/// leaves out the columns the rank's cards written before it took. On
+/// BakersDozen.191326999's complete game with its Sixes and Fives
+/// followed, positions reached depth-first whose entries, a covering
+/// column a card, would take more than 64 bits, fit and read back.
+#[test]
+fn a_ranks_cards_in_distinct_runs_fit_an_entry() {
+    let state = State::new(&test_deal("bd", 191_326_999).with_foundation(Foundation::Xpat2));
+    let (game, _) = Game::of(&state).unwrap();
+    let followed = RANK_CARDS << card_of(6, 0) | RANK_CARDS << card_of(5, 0);
+    let one = Following::of(game, followed).unwrap();
+    let start = one.settled_image(&state);
+    let keys = Keys::of(one.game(), &start.p);
+    // The radix of an entry written a covering column a card.
+    let each_apart = |f: &Followed| {
+        let spans = one.spans(&f.p);
+        let cell = one.in_cell(&keys, keys.cell(&f.p));
+        one.in_runs(&f.p)
+            .fold(u128::from(cell.radix), |radix, card| {
+                radix * u128::from(spans.covering(rank(card)).count_ones())
+            })
+    };
+    // The positions whose entries written so would be largest first.
+    let mut largest = std::collections::BinaryHeap::from([(0, one.key(&start))]);
+    let (mut seen, mut past_64) = (FxHashSet::default(), 0);
+    while let Some((apart, key)) = largest.pop()
+        && seen.len() < 400_000
+        && past_64 < 100
+    {
+        if !seen.insert(key) {
+            continue;
+        }
+        let f = BestFirst::position(&one, key);
+        let cell = keys.cell(&f.p);
+        let entry = one.entry(&keys, &f).expect("an entry within 64 bits");
+        assert_eq!(one.position_in(&keys, cell, entry), f, "read back");
+        past_64 += usize::from(apart > u128::from(u64::MAX));
+        one.for_each_child(&f, |child| {
+            largest.push((each_apart(&child), one.key(&child)))
+        });
+    }
+    assert!(past_64 == 100, "{past_64} of {} past 64 bits", seen.len());
+}
