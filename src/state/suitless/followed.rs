@@ -470,6 +470,32 @@ mod plainly {
     }
 }
 
+/// The columns a followed card in a run may lie in, as an entry writes
+/// the cards (by rank): those whose runs cover its rank, less those the
+/// rank's cards written before took, since a run holds one card of each
+/// rank it covers (`Following`'s [`Layered`] doc has why).
+#[derive(Default)]
+struct Untaken {
+    rank: u8,
+    taken: u16,
+}
+
+impl Untaken {
+    #[inline(always)]
+    fn columns(&mut self, spans: &Spans, rank: u8) -> u16 {
+        if rank != self.rank {
+            self.rank = rank;
+            self.taken = 0;
+        }
+        spans.covering(rank) & !self.taken
+    }
+
+    #[inline(always)]
+    fn take(&mut self, column: u8) {
+        self.taken |= 1 << column;
+    }
+}
+
 /// A number in mixed radix being written, digit after digit from the
 /// lowest: its value and the radix of its next digit.
 struct Digits {
@@ -662,8 +688,7 @@ impl Following {
             }
         }
         let mut placed = Digits::default();
-        // The columns of the rank's cards placed before (`Layered`'s doc).
-        let (mut ranked, mut taken) = (0, 0u16);
+        let mut untaken = Untaken::default();
         let mut loose = cell.loose;
         while loose != 0 {
             let card = loose.trailing_zeros() as Card;
@@ -671,11 +696,7 @@ impl Following {
             if is_up(p, card) {
                 continue;
             }
-            if rank(card) != ranked {
-                ranked = rank(card);
-                taken = 0;
-            }
-            let free = spans.covering(ranked) & !taken;
+            let free = untaken.columns(&spans, rank(card));
             let at = f.at[self.index[card as usize] as usize];
             if at >= 16 || free >> at & 1 == 0 {
                 debug_assert!(false, "a followed card's column does not cover it");
@@ -683,7 +704,7 @@ impl Following {
             }
             let below = free & ((1u16 << at) - 1);
             placed.push(below.count_ones() as u8, free.count_ones() as u8)?;
-            taken |= 1 << at;
+            untaken.take(at);
         }
         let entry = u128::from(held) + u128::from(cell.radix) * u128::from(placed.value);
         u64::try_from(entry).ok()
@@ -716,19 +737,15 @@ impl Following {
         };
         f.p.run[columns - 1] = keys.cards.saturating_sub(held(&f.p)) as u8;
         let spans = self.spans(&f.p);
-        let (mut ranked, mut taken) = (0, 0u16);
+        let mut untaken = Untaken::default();
         for card in self.in_runs(&f.p) {
-            if rank(card) != ranked {
-                ranked = rank(card);
-                taken = 0;
-            }
-            let free = spans.covering(ranked) & !taken;
+            let free = untaken.columns(&spans, rank(card));
             let index = digit(free.count_ones() as u8);
             let column = columns_in(free)
                 .nth(usize::from(index))
                 .expect("a covering column");
             f.at[self.index[card as usize] as usize] = column as u8;
-            taken |= 1 << column;
+            untaken.take(column as u8);
         }
         f
     }
