@@ -699,7 +699,10 @@ impl Following {
             let free = untaken.columns(&spans, rank(card));
             let at = f.at[self.index[card as usize] as usize];
             if at >= 16 || free >> at & 1 == 0 {
-                debug_assert!(false, "a followed card's column does not cover it");
+                debug_assert!(
+                    false,
+                    "a followed card's column does not cover it, or is taken"
+                );
                 return None;
             }
             let below = free & ((1u16 << at) - 1);

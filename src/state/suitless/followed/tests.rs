@@ -411,8 +411,9 @@ fn entries_are_the_same_with_popcnt_or_without() {
 /// A whole rank followed: its cards lie in distinct runs, so an entry
 /// leaves out the columns the rank's cards written before it took. On
 /// BakersDozen.191326999's complete game with its Sixes and Fives
-/// followed, positions reached depth-first whose entries, a covering
-/// column a card, would take more than 64 bits, fit and read back.
+/// followed, positions reached largest entry first whose entries, a
+/// covering column a card, would take more than 64 bits, fit and read
+/// back.
 #[test]
 fn a_ranks_cards_in_distinct_runs_fit_an_entry() {
     let state = State::new(&test_deal("bd", 191_326_999).with_foundation(Foundation::Xpat2));
